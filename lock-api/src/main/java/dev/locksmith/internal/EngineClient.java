@@ -1,0 +1,259 @@
+package dev.locksmith.internal;
+
+import dev.locksmith.Capability;
+import dev.locksmith.DistributedLock;
+import dev.locksmith.DistributedReadWriteLock;
+import dev.locksmith.LeaseLostException;
+import dev.locksmith.LockClient;
+import dev.locksmith.LockOptions;
+import dev.locksmith.MultiLock;
+import dev.locksmith.UnsupportedCapabilityException;
+import dev.locksmith.spi.LockKey;
+import dev.locksmith.spi.LockMode;
+import dev.locksmith.spi.LockStore;
+import dev.locksmith.spi.StoreListener;
+import dev.locksmith.spi.StoreTiming;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The engine's {@link LockClient}: one store connection, its leases, its renewal scheduler and its
+ * thread-owned views.
+ *
+ * <p>Besides the API it offers {@link #crash()}, for test kits: it makes the client behave like a
+ * process that died while holding locks.
+ */
+public final class EngineClient implements LockClient {
+
+  private static final Logger log = LoggerFactory.getLogger(EngineClient.class);
+
+  private final LockStore store;
+  private final LockOptions options;
+  private final String storeName;
+  private final Set<Capability> capabilities;
+  private final StoreTiming timing;
+  private final LeaseRenewer renewer = new LeaseRenewer();
+  private final Set<EngineLease> leases = ConcurrentHashMap.newKeySet();
+  private final ConcurrentHashMap<LockKey, ThreadHolds> threadHolds = new ConcurrentHashMap<>();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final String ownerPrefix;
+  private final AtomicLong ownerSequence = new AtomicLong();
+
+  /**
+   * Wraps {@code store}; the client owns it from now on.
+   *
+   * @throws IllegalArgumentException if the options' lease time is below the store's minimum
+   */
+  public EngineClient(LockStore store, LockOptions options) {
+    this.store = Objects.requireNonNull(store, "store must not be null");
+    this.options = Objects.requireNonNull(options, "options must not be null");
+    this.storeName = store.describe();
+    Set<Capability> caps = EnumSet.noneOf(Capability.class);
+    caps.addAll(store.capabilities());
+    this.capabilities = Set.copyOf(caps);
+    this.timing = store.timing();
+    InputRules.leaseTime("leaseTime", options.leaseTime(), timing.minimumLease(), storeName);
+    String clientId = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+    this.ownerPrefix =
+        options.owner().orElse("pid" + ProcessHandle.current().pid()) + "/" + clientId + "/";
+    store.listen(new Events());
+  }
+
+  @Override
+  public DistributedLock lock(String name) {
+    ensureOpen();
+    return new EngineLock(this, new LockKey(InputRules.name(name), LockMode.EXCLUSIVE));
+  }
+
+  @Override
+  public DistributedReadWriteLock readWriteLock(String name) {
+    ensureOpen();
+    String checked = InputRules.name(name);
+    require(Capability.READ_WRITE, "it has no shared (read) holds");
+    return new EngineReadWriteLock(this, checked);
+  }
+
+  @Override
+  public MultiLock lockAll(Collection<String> names) {
+    ensureOpen();
+    Objects.requireNonNull(names, "names must not be null");
+    return new EngineMultiLock(this, names);
+  }
+
+  @Override
+  public MultiLock lockAll(String... names) {
+    Objects.requireNonNull(names, "names must not be null");
+    return lockAll(Arrays.asList(names));
+  }
+
+  @Override
+  public Set<Capability> capabilities() {
+    return capabilities;
+  }
+
+  @Override
+  public LockOptions options() {
+    return options;
+  }
+
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    List<EngineLease> held = new ArrayList<>(leases);
+    for (EngineLease lease : held) {
+      try {
+        lease.release();
+      } catch (LeaseLostException e) {
+        log.debug("Lease {} was already lost when its client closed", lease, e);
+      } catch (RuntimeException e) {
+        log.warn("Could not release {} while closing the client; it frees at expiry", lease, e);
+      }
+    }
+    renewer.shutdown();
+    store.close();
+  }
+
+  /**
+   * Makes this client behave like a process that died: renewal stops, the store connection is
+   * closed, and nothing is released, so held locks free only when their lease or session ends. For
+   * test kits; the client is unusable afterwards.
+   */
+  public void crash() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    for (EngineLease lease : leases) {
+      lease.abandon();
+    }
+    renewer.shutdown();
+    store.close();
+  }
+
+  /** How many renewal and expiry timers are scheduled (for test kits). */
+  public int scheduledTimers() {
+    return renewer.pendingTasks();
+  }
+
+  /** How many leases this client holds and tracks (for test kits). */
+  public int activeLeases() {
+    return leases.size();
+  }
+
+  // For the rest of the engine.
+
+  void require(Capability capability, String why) {
+    if (!capabilities.contains(capability)) {
+      throw new UnsupportedCapabilityException(capability, storeName, why);
+    }
+  }
+
+  void ensureOpen() {
+    if (closed.get()) {
+      throw new IllegalStateException("this lock client is closed");
+    }
+  }
+
+  LockStore store() {
+    return store;
+  }
+
+  String storeName() {
+    return storeName;
+  }
+
+  StoreTiming timing() {
+    return timing;
+  }
+
+  LeaseRenewer renewer() {
+    return renewer;
+  }
+
+  /** A new owner id, unique across clients and processes. */
+  String newOwner(String tag) {
+    return ownerPrefix + tag + ownerSequence.incrementAndGet();
+  }
+
+  ThreadHolds threadHolds(LockKey key) {
+    return threadHolds.computeIfAbsent(key, k -> new ThreadHolds());
+  }
+
+  void register(EngineLease lease) {
+    leases.add(lease);
+    if (closed.get()) {
+      // The client closed while this acquire was in flight: give the lock back at once.
+      leases.remove(lease);
+      try {
+        lease.release();
+      } catch (RuntimeException e) {
+        log.debug("Could not release {} acquired while the client closed", lease, e);
+      }
+      ensureOpen();
+    }
+    lease.start();
+  }
+
+  void forget(EngineLease lease) {
+    leases.remove(lease);
+  }
+
+  /** Best-effort owner-checked release for cleanup paths; never throws, never interrupted. */
+  void releaseQuietly(LockKey key, String owner) {
+    boolean interrupted = Thread.interrupted();
+    try {
+      store.release(key, owner);
+    } catch (RuntimeException e) {
+      log.debug("Cleanup release of lock '{}' for owner {} failed", key, owner, e);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Routes store-initiated events to the leases they concern. */
+  private final class Events implements StoreListener {
+    @Override
+    public void holdLost(LockKey key, String owner, String reason) {
+      for (EngineLease lease : new ArrayList<>(leases)) {
+        if (lease.key().equals(key) && lease.owner().equals(owner)) {
+          lease.lose(new LeaseLostException(key.name(), reason));
+        }
+      }
+    }
+
+    @Override
+    public void suspended() {
+      for (EngineLease lease : new ArrayList<>(leases)) {
+        lease.suspend();
+      }
+    }
+
+    @Override
+    public void resumed() {
+      for (EngineLease lease : new ArrayList<>(leases)) {
+        lease.resume();
+      }
+    }
+
+    @Override
+    public void sessionLost(String reason) {
+      for (EngineLease lease : new ArrayList<>(leases)) {
+        lease.lose(new LeaseLostException(lease.name(), reason));
+      }
+    }
+  }
+}

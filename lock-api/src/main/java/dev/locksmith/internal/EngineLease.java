@@ -1,0 +1,417 @@
+package dev.locksmith.internal;
+
+import dev.locksmith.Capability;
+import dev.locksmith.Lease;
+import dev.locksmith.LeaseLostException;
+import dev.locksmith.LeaseLostListener;
+import dev.locksmith.LockStoreException;
+import dev.locksmith.UnsupportedCapabilityException;
+import dev.locksmith.spi.LockKey;
+import dev.locksmith.spi.ReleaseOutcome;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ScheduledFuture;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The engine's lease: one hold in the store, its renewal and expiry timers, and its listeners.
+ *
+ * <p>State moves once from ACTIVE to RELEASED or LOST, under this object's monitor; listeners are
+ * told outside it. Validity is measured on {@link System#nanoTime()} from before the acquire was
+ * sent, so the lease ends on this client no later than in the store.
+ */
+final class EngineLease implements Lease {
+
+  private static final Logger log = LoggerFactory.getLogger(EngineLease.class);
+
+  private enum State {
+    ACTIVE,
+    RELEASED,
+    LOST
+  }
+
+  private final EngineClient client;
+  private final LockKey key;
+  private final String owner;
+  private final long token;
+  private final boolean autoRenew;
+  private final boolean sessionBound;
+
+  private State state = State.ACTIVE;
+  private @Nullable LeaseLostException lostReason;
+  private final List<LeaseLostListener> listeners = new ArrayList<>();
+  private @Nullable ScheduledFuture<?> renewal;
+  private @Nullable ScheduledFuture<?> expiryCheck;
+
+  private volatile long leaseNanos;
+  private volatile long validUntilNanos;
+  private volatile Instant expiresAt;
+  private volatile boolean suspended;
+
+  EngineLease(
+      EngineClient client,
+      LockKey key,
+      String owner,
+      long token,
+      Duration leaseTime,
+      boolean autoRenew,
+      long startNanos,
+      Instant startInstant) {
+    this.client = client;
+    this.key = key;
+    this.owner = owner;
+    this.token = token;
+    this.autoRenew = autoRenew;
+    this.sessionBound = client.capabilities().contains(Capability.SESSION_BOUND);
+    this.leaseNanos = leaseTime.toNanos();
+    this.validUntilNanos = startNanos + leaseNanos;
+    this.expiresAt = sessionBound ? Instant.MAX : startInstant.plus(leaseTime);
+  }
+
+  /** Starts the timers; called once the lease is registered with its client. */
+  synchronized void start() {
+    if (sessionBound || state != State.ACTIVE) {
+      return;
+    }
+    scheduleExpiryCheck();
+    if (autoRenew) {
+      scheduleRenewal(leaseNanos / 3);
+    }
+  }
+
+  LockKey key() {
+    return key;
+  }
+
+  String owner() {
+    return owner;
+  }
+
+  @Override
+  public String name() {
+    return key.name();
+  }
+
+  @Override
+  public long fencingToken() {
+    if (!client.capabilities().contains(Capability.FENCING)) {
+      throw new UnsupportedCapabilityException(
+          Capability.FENCING,
+          client.storeName(),
+          "it cannot make tokens that strictly increase across holders");
+    }
+    return token;
+  }
+
+  @Override
+  public Instant expiresAt() {
+    return expiresAt;
+  }
+
+  @Override
+  public boolean isValid() {
+    State s;
+    synchronized (this) {
+      s = state;
+    }
+    return s == State.ACTIVE
+        && !suspended
+        && (sessionBound || System.nanoTime() - validUntilNanos < 0);
+  }
+
+  @Override
+  public void extend(Duration leaseTime) {
+    Duration checked =
+        InputRules.leaseTime(
+            "leaseTime", leaseTime, client.timing().minimumLease(), client.storeName());
+    synchronized (this) {
+      throwIfEnded();
+    }
+    long start = System.nanoTime();
+    Instant startInstant = client.options().clock().instant();
+    boolean held;
+    try {
+      held = client.store().extend(key, owner, checked);
+    } catch (LockStoreException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new LockStoreException(
+          "extend of lock '" + key.name() + "' failed on " + client.storeName() + ": " + e, e);
+    }
+    if (!held) {
+      LeaseLostException lost =
+          new LeaseLostException(
+              key.name(), "the store no longer holds it for this owner (it expired or was taken)");
+      lose(lost);
+      throw lost;
+    }
+    synchronized (this) {
+      if (state != State.ACTIVE) {
+        throwIfEnded();
+      }
+      leaseNanos = checked.toNanos();
+      if (!sessionBound) {
+        validUntilNanos = start + leaseNanos;
+        expiresAt = startInstant.plus(checked);
+        if (autoRenew) {
+          cancel(renewal);
+          scheduleRenewal(leaseNanos / 3);
+        }
+      }
+    }
+  }
+
+  private void throwIfEnded() {
+    if (state == State.RELEASED) {
+      throw new IllegalStateException("lease on lock '" + key.name() + "' was already released");
+    }
+    if (state == State.LOST) {
+      throw new LeaseLostException(
+          key.name(), Objects.requireNonNull(lostReason).reason(), lostReason);
+    }
+  }
+
+  @Override
+  public void release() {
+    boolean wasLost;
+    synchronized (this) {
+      if (state == State.RELEASED) {
+        return;
+      }
+      wasLost = state == State.LOST;
+      state = State.RELEASED;
+      cancel(renewal);
+      cancel(expiryCheck);
+    }
+    client.forget(this);
+    if (wasLost) {
+      // Owner-checked, so it can only remove our own leftover hold and frees the lock sooner.
+      client.releaseQuietly(key, owner);
+      LeaseLostException reason = Objects.requireNonNull(lostReason);
+      throw new LeaseLostException(key.name(), reason.reason(), reason);
+    }
+    ReleaseOutcome outcome;
+    try {
+      outcome = client.store().release(key, owner);
+    } catch (LockStoreException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new LockStoreException(
+          "release of lock '" + key.name() + "' failed on " + client.storeName() + ": " + e, e);
+    }
+    if (outcome == ReleaseOutcome.NOT_HELD) {
+      LeaseLostException lost =
+          new LeaseLostException(
+              key.name(),
+              "the store no longer held it for this owner at release (it expired or was taken);"
+                  + " nothing was released");
+      fireLost(lost);
+      throw lost;
+    }
+  }
+
+  @Override
+  public void close() {
+    release();
+  }
+
+  @Override
+  public Lease onLost(LeaseLostListener listener) {
+    Objects.requireNonNull(listener, "listener must not be null");
+    LeaseLostException reason;
+    synchronized (this) {
+      if (state != State.LOST) {
+        listeners.add(listener);
+        return this;
+      }
+      reason = Objects.requireNonNull(lostReason);
+    }
+    notify(listener, reason);
+    return this;
+  }
+
+  /** Marks the lease lost and tells the listeners, once; does nothing if it already ended. */
+  void lose(LeaseLostException reason) {
+    synchronized (this) {
+      if (state != State.ACTIVE) {
+        return;
+      }
+      state = State.LOST;
+      cancel(renewal);
+      cancel(expiryCheck);
+    }
+    client.forget(this);
+    fireLost(reason);
+  }
+
+  private void fireLost(LeaseLostException reason) {
+    List<LeaseLostListener> toTell;
+    synchronized (this) {
+      lostReason = reason;
+      if (state == State.ACTIVE) {
+        state = State.LOST;
+      }
+      toTell = new ArrayList<>(listeners);
+      listeners.clear();
+    }
+    log.warn("Lease on lock '{}' (owner {}) lost: {}", key, owner, reason.reason());
+    for (LeaseLostListener l : toTell) {
+      notify(l, reason);
+    }
+  }
+
+  private void notify(LeaseLostListener l, LeaseLostException reason) {
+    try {
+      l.leaseLost(this, reason);
+    } catch (RuntimeException e) {
+      log.warn("A lease-lost listener of lock '{}' threw", key, e);
+    }
+  }
+
+  void suspend() {
+    if (!sessionBound) {
+      return;
+    }
+    suspended = true;
+    for (LeaseLostListener l : snapshotListeners()) {
+      try {
+        l.leaseSuspended(this);
+      } catch (RuntimeException e) {
+        log.warn("A lease listener of lock '{}' threw", key, e);
+      }
+    }
+  }
+
+  void resume() {
+    if (!sessionBound || !suspended) {
+      return;
+    }
+    suspended = false;
+    for (LeaseLostListener l : snapshotListeners()) {
+      try {
+        l.leaseResumed(this);
+      } catch (RuntimeException e) {
+        log.warn("A lease listener of lock '{}' threw", key, e);
+      }
+    }
+  }
+
+  private synchronized List<LeaseLostListener> snapshotListeners() {
+    return new ArrayList<>(listeners);
+  }
+
+  /** Stops the timers without telling the store anything: the client is crashing or closing. */
+  synchronized void abandon() {
+    cancel(renewal);
+    cancel(expiryCheck);
+  }
+
+  // Timers. Both run on the client's LeaseRenewer and reschedule themselves.
+
+  private void scheduleRenewal(long delayNanos) {
+    if (client.renewer().isShutdown()) {
+      return;
+    }
+    renewal = client.renewer().schedule(this::renew, delayNanos);
+  }
+
+  private void scheduleExpiryCheck() {
+    if (client.renewer().isShutdown()) {
+      return;
+    }
+    expiryCheck = client.renewer().schedule(this::checkExpiry, validUntilNanos - System.nanoTime());
+  }
+
+  private void renew() {
+    synchronized (this) {
+      if (state != State.ACTIVE) {
+        return;
+      }
+    }
+    long lease = leaseNanos;
+    long start = System.nanoTime();
+    Instant startInstant = client.options().clock().instant();
+    boolean held;
+    try {
+      held = client.store().extend(key, owner, Duration.ofNanos(lease));
+    } catch (RuntimeException e) {
+      long left = validUntilNanos - System.nanoTime();
+      if (left <= 0) {
+        lose(
+            new LeaseLostException(
+                key.name(), "renewal failed until the lease ran out (" + e.getMessage() + ")", e));
+        return;
+      }
+      // The store may be back before the lease runs out: retry soon, but not in a tight loop.
+      long retry = Math.max(10_000_000L, Math.min(lease / 10, 1_000_000_000L));
+      log.debug("Renewal of lock '{}' failed; retrying in {} ms", key, retry / 1_000_000, e);
+      synchronized (this) {
+        if (state == State.ACTIVE) {
+          scheduleRenewal(Math.min(retry, left));
+        }
+      }
+      return;
+    }
+    if (!held) {
+      lose(
+          new LeaseLostException(
+              key.name(),
+              "renewal found that the store no longer holds it for this owner (it expired or was"
+                  + " taken)"));
+      return;
+    }
+    synchronized (this) {
+      if (state != State.ACTIVE) {
+        return;
+      }
+      if (start + lease - validUntilNanos > 0) {
+        validUntilNanos = start + lease;
+        expiresAt = startInstant.plusNanos(lease);
+      }
+      scheduleRenewal(lease / 3);
+    }
+  }
+
+  private void checkExpiry() {
+    long left = validUntilNanos - System.nanoTime();
+    synchronized (this) {
+      if (state != State.ACTIVE) {
+        return;
+      }
+      if (left > 0) {
+        scheduleExpiryCheck();
+        return;
+      }
+    }
+    lose(
+        new LeaseLostException(
+            key.name(),
+            autoRenew
+                ? "it expired before a renewal succeeded"
+                : "it expired at " + expiresAt + " without being extended or released"));
+  }
+
+  private static void cancel(@Nullable ScheduledFuture<?> f) {
+    if (f != null) {
+      f.cancel(false);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Lease{"
+        + key
+        + ", owner="
+        + owner
+        + ", token="
+        + token
+        + ", expiresAt="
+        + expiresAt
+        + "}";
+  }
+}

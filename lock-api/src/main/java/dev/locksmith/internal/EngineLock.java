@@ -1,0 +1,374 @@
+package dev.locksmith.internal;
+
+import dev.locksmith.Capability;
+import dev.locksmith.DistributedLock;
+import dev.locksmith.Lease;
+import dev.locksmith.LockStoreException;
+import dev.locksmith.LockTimeoutException;
+import dev.locksmith.ThreadOwnedLock;
+import dev.locksmith.spi.Acquisition;
+import dev.locksmith.spi.LockKey;
+import dev.locksmith.spi.LockMode;
+import dev.locksmith.spi.LockStore;
+import dev.locksmith.spi.QueuedAttempt;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The engine's {@link DistributedLock}: the one place where acquiring and waiting happen, for every
+ * store.
+ *
+ * <p>An attempt asks the store once; if the lock is busy it waits for the store's release
+ * notification where the store pushes one, else for a jittered, doubling pause, and asks again
+ * until its deadline. Stores that keep a fair queue are waited on through the queue instead. A
+ * store call whose outcome is unknown (it failed, or the thread was interrupted during it) is
+ * followed by an owner-checked release, so no orphan hold is left behind.
+ */
+final class EngineLock implements DistributedLock {
+
+  private static final Logger log = LoggerFactory.getLogger(EngineLock.class);
+
+  /** No deadline: wait as long as it takes. */
+  static final long FOREVER = Long.MAX_VALUE;
+
+  private final EngineClient client;
+  private final LockKey key;
+  private final Duration leaseTime;
+  private final boolean autoRenew;
+  private final @Nullable String owner;
+
+  EngineLock(EngineClient client, LockKey key) {
+    this(client, key, client.options().leaseTime(), client.options().autoRenew(), null);
+  }
+
+  private EngineLock(
+      EngineClient client,
+      LockKey key,
+      Duration leaseTime,
+      boolean autoRenew,
+      @Nullable String owner) {
+    this.client = client;
+    this.key = key;
+    this.leaseTime = leaseTime;
+    this.autoRenew = autoRenew;
+    this.owner = owner;
+  }
+
+  @Override
+  public String name() {
+    return key.name();
+  }
+
+  LockKey key() {
+    return key;
+  }
+
+  @Override
+  public Optional<Lease> tryAcquire() {
+    try {
+      return Optional.ofNullable(attempt(0, true, null));
+    } catch (InterruptedException e) {
+      // Not reachable: a zero wait never sleeps. Keep the flag for the caller.
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public Optional<Lease> tryAcquire(Duration wait) throws InterruptedException {
+    return Optional.ofNullable(attempt(InputRules.wait(wait).toNanos(), true, null));
+  }
+
+  @Override
+  public Lease acquire() throws InterruptedException {
+    EngineLease lease = attempt(FOREVER, true, null);
+    if (lease == null) {
+      throw new IllegalStateException("an unbounded acquire returned without a lease");
+    }
+    return lease;
+  }
+
+  @Override
+  public Lease acquire(Duration wait) throws InterruptedException {
+    EngineLease lease = attempt(InputRules.wait(wait).toNanos(), true, null);
+    if (lease == null) {
+      throw new LockTimeoutException(key.name(), wait);
+    }
+    return lease;
+  }
+
+  @Override
+  public boolean isLocked() {
+    client.ensureOpen();
+    try {
+      return client.store().read(key).locked();
+    } catch (LockStoreException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new LockStoreException(
+          "reading lock '" + key.name() + "' failed on " + client.storeName() + ": " + e, e);
+    }
+  }
+
+  @Override
+  public DistributedLock withLeaseTime(Duration leaseTime) {
+    Duration checked =
+        InputRules.leaseTime(
+            "leaseTime", leaseTime, client.timing().minimumLease(), client.storeName());
+    return new EngineLock(client, key, checked, autoRenew, owner);
+  }
+
+  @Override
+  public DistributedLock withAutoRenew(boolean autoRenew) {
+    return new EngineLock(client, key, leaseTime, autoRenew, owner);
+  }
+
+  @Override
+  public DistributedLock withOwner(String owner) {
+    String checked = InputRules.owner(owner);
+    client.require(Capability.REENTRANCY, "it cannot give one owner nested holds");
+    return new EngineLock(client, key, leaseTime, autoRenew, checked);
+  }
+
+  @Override
+  public ThreadOwnedLock asLock() {
+    client.ensureOpen();
+    return new ThreadLockView(this, client.threadHolds(key));
+  }
+
+  /**
+   * Acquires within {@code waitNanos} ({@link #FOREVER} for no limit).
+   *
+   * @param interruptible whether an interrupt ends the wait; if not, it is remembered and restored
+   * @param ownerOverride the owner to acquire as (the thread view's), or null for this lock's
+   * @return the lease, or null if the wait ran out
+   */
+  @Nullable EngineLease attempt(
+      long waitNanos, boolean interruptible, @Nullable String ownerOverride)
+      throws InterruptedException {
+    client.ensureOpen();
+    if (interruptible && Thread.interrupted()) {
+      throw new InterruptedException("interrupted before acquiring lock '" + key.name() + "'");
+    }
+    String who = ownerOverride != null ? ownerOverride : owner;
+    boolean fresh = who == null;
+    if (who == null) {
+      who = client.newOwner("");
+    }
+    long deadline = waitNanos == FOREVER ? FOREVER : System.nanoTime() + waitNanos;
+    if (waitNanos > 0) {
+      Optional<QueuedAttempt> queued = enqueue(who, fresh);
+      if (queued.isPresent()) {
+        return waitInQueue(queued.get(), who, fresh, deadline, interruptible);
+      }
+    }
+    return poll(who, fresh, deadline, interruptible);
+  }
+
+  private @Nullable EngineLease poll(
+      String who, boolean fresh, long deadline, boolean interruptible) throws InterruptedException {
+    LockStore store = client.store();
+    Backoff backoff = new Backoff(client.options().backoffMin(), client.options().backoffMax());
+    WakeSignal signal = new WakeSignal();
+    AutoCloseable subscription = null;
+    boolean waited = false;
+    boolean interruptedMeanwhile = false;
+    boolean acquired = false;
+    try {
+      while (true) {
+        long start = System.nanoTime();
+        Instant startInstant = client.options().clock().instant();
+        Acquisition a;
+        try {
+          a = callTryAcquire(who, fresh);
+        } catch (InterruptedException e) {
+          if (interruptible) {
+            throw e;
+          }
+          // lock() is not interruptible: remember the interrupt and keep trying.
+          interruptedMeanwhile = true;
+          a = Acquisition.busy();
+        }
+        if (a.isAcquired()) {
+          acquired = true;
+          return newLease(who, a, start, startInstant);
+        }
+        long remaining = remaining(deadline);
+        if (remaining <= 0) {
+          return null;
+        }
+        waited = true;
+        if (subscription == null && client.capabilities().contains(Capability.WAKE_ON_RELEASE)) {
+          subscription = subscribe(signal);
+          if (subscription != null) {
+            // Ask again at once: a release between the busy answer and the subscription is missed.
+            continue;
+          }
+        }
+        long pause = Math.min(backoff.nextNanos(a.retryAfter()), remaining);
+        try {
+          signal.await(pause);
+        } catch (InterruptedException e) {
+          if (interruptible) {
+            throw e;
+          }
+          interruptedMeanwhile = true;
+        }
+      }
+    } finally {
+      if (subscription != null) {
+        closeQuietly(subscription);
+      }
+      if (waited && !acquired && key.mode() == LockMode.WRITE) {
+        withdrawQuietly(who);
+      }
+      if (interruptedMeanwhile) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private Optional<QueuedAttempt> enqueue(String who, boolean fresh) {
+    try {
+      return client.store().enqueue(key, who, leaseTime);
+    } catch (RuntimeException e) {
+      if (fresh) {
+        client.releaseQuietly(key, who);
+      }
+      throw asStoreException("acquire", e);
+    }
+  }
+
+  private @Nullable EngineLease waitInQueue(
+      QueuedAttempt queued, String who, boolean fresh, long deadline, boolean interruptible)
+      throws InterruptedException {
+    WakeSignal signal = new WakeSignal();
+    boolean interruptedMeanwhile = false;
+    boolean acquired = false;
+    try {
+      while (true) {
+        long start = System.nanoTime();
+        Instant startInstant = client.options().clock().instant();
+        queued.awaitChange(signal::signal);
+        Acquisition a;
+        try {
+          a = queued.poll();
+        } catch (RuntimeException e) {
+          throw asStoreException("acquire", e);
+        }
+        if (a.isAcquired()) {
+          acquired = true;
+          return newLease(who, a, start, startInstant);
+        }
+        long remaining = remaining(deadline);
+        if (remaining <= 0) {
+          return null;
+        }
+        try {
+          // The queue signals when our predecessor leaves; the cap guards against a lost signal.
+          signal.await(Math.min(remaining, client.options().backoffMax().toNanos() * 20));
+        } catch (InterruptedException e) {
+          if (interruptible) {
+            throw e;
+          }
+          interruptedMeanwhile = true;
+        }
+      }
+    } finally {
+      if (!acquired) {
+        boolean interrupted = Thread.interrupted();
+        try {
+          queued.close();
+        } catch (RuntimeException e) {
+          log.debug("Leaving the queue of lock '{}' failed", key, e);
+          if (fresh) {
+            client.releaseQuietly(key, who);
+          }
+        } finally {
+          if (interrupted) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      }
+      if (interruptedMeanwhile) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private Acquisition callTryAcquire(String who, boolean fresh) throws InterruptedException {
+    try {
+      return client.store().tryAcquire(key, who, leaseTime);
+    } catch (RuntimeException e) {
+      // The store may have taken the lock before failing to answer: undo it for a fresh owner.
+      if (fresh) {
+        client.releaseQuietly(key, who);
+      }
+      if (Thread.currentThread().isInterrupted()) {
+        Thread.interrupted();
+        InterruptedException ie =
+            new InterruptedException("interrupted while acquiring lock '" + key.name() + "'");
+        ie.initCause(e);
+        throw ie;
+      }
+      throw asStoreException("acquire", e);
+    }
+  }
+
+  private EngineLease newLease(String who, Acquisition a, long start, Instant startInstant) {
+    EngineLease lease =
+        new EngineLease(client, key, who, a.token(), leaseTime, autoRenew, start, startInstant);
+    client.register(lease);
+    return lease;
+  }
+
+  private @Nullable AutoCloseable subscribe(WakeSignal signal) {
+    try {
+      return client.store().onRelease(key, signal::signal).orElse(null);
+    } catch (RuntimeException e) {
+      log.debug("Could not subscribe to releases of lock '{}'; polling instead", key, e);
+      return null;
+    }
+  }
+
+  private void withdrawQuietly(String who) {
+    try {
+      client.store().withdraw(key, who);
+    } catch (RuntimeException e) {
+      log.debug("Withdrawing the waiting writer of lock '{}' failed", key, e);
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception e) {
+      log.debug("Closing a release subscription failed", e);
+    }
+  }
+
+  private static long remaining(long deadline) {
+    return deadline == FOREVER ? FOREVER : deadline - System.nanoTime();
+  }
+
+  private LockStoreException asStoreException(String operation, RuntimeException e) {
+    if (e instanceof LockStoreException) {
+      return (LockStoreException) e;
+    }
+    return new LockStoreException(
+        operation + " of lock '" + key.name() + "' failed on " + client.storeName() + ": " + e, e);
+  }
+
+  EngineClient client() {
+    return client;
+  }
+
+  @Override
+  public String toString() {
+    return "DistributedLock{" + key + " on " + client.storeName() + "}";
+  }
+}

@@ -1,0 +1,221 @@
+package dev.locksmith.internal;
+
+import dev.locksmith.LockOptions;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The checks every public entry point applies to its input, with messages that name the argument
+ * and the rule it broke.
+ */
+public final class InputRules {
+
+  /** The longest lock name, in UTF-8 bytes. */
+  public static final int MAX_NAME_BYTES = 256;
+
+  /** The longest owner id, in UTF-8 bytes. */
+  public static final int MAX_OWNER_BYTES = 128;
+
+  /** The longest owner prefix or key prefix, in UTF-8 bytes. */
+  public static final int MAX_PREFIX_BYTES = 64;
+
+  private static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
+  private static final Pattern SIMPLE_DURATION =
+      Pattern.compile("(\\d{1,12})\\s*(ns|us|ms|s|m|h|d)", Pattern.CASE_INSENSITIVE);
+
+  private InputRules() {}
+
+  /** Checks a lock name: non-null, not blank, at most 256 UTF-8 bytes, no control characters. */
+  public static String name(String name) {
+    return text("lock name", name, MAX_NAME_BYTES, false);
+  }
+
+  /** Checks an owner id given by the caller. */
+  public static String owner(String owner) {
+    return text("owner", owner, MAX_OWNER_BYTES, false);
+  }
+
+  /** Checks the client's owner prefix. */
+  public static String ownerPrefix(String owner) {
+    return text("owner", owner, MAX_PREFIX_BYTES, false);
+  }
+
+  /** Checks a key prefix (may be empty, meaning no prefix). */
+  public static String keyPrefix(String prefix) {
+    return text("keyPrefix", prefix, MAX_PREFIX_BYTES, true);
+  }
+
+  private static String text(String what, String value, int maxBytes, boolean mayBeEmpty) {
+    Objects.requireNonNull(value, () -> what + " must not be null");
+    if (!mayBeEmpty && value.isBlank()) {
+      throw new IllegalArgumentException(
+          what + " must not be " + (value.isEmpty() ? "empty" : "blank (only white space)"));
+    }
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (Character.isISOControl(c)) {
+        throw new IllegalArgumentException(
+            String.format(
+                Locale.ROOT,
+                "%s must not contain control characters; found U+%04X at index %d",
+                what,
+                (int) c,
+                i));
+      }
+      if (Character.isHighSurrogate(c)) {
+        if (i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+          i++;
+          continue;
+        }
+        throw new IllegalArgumentException(
+            what + " has an unpaired surrogate at index " + i + "; it is not valid Unicode text");
+      }
+      if (Character.isLowSurrogate(c)) {
+        throw new IllegalArgumentException(
+            what + " has an unpaired surrogate at index " + i + "; it is not valid Unicode text");
+      }
+    }
+    int bytes = value.getBytes(StandardCharsets.UTF_8).length;
+    if (bytes > maxBytes) {
+      throw new IllegalArgumentException(
+          what + " is " + bytes + " bytes in UTF-8; the limit is " + maxBytes);
+    }
+    return value;
+  }
+
+  /** Checks a lease time: positive and at most {@link LockOptions#MAX_LEASE_TIME}. */
+  public static Duration leaseTime(String what, Duration leaseTime) {
+    Objects.requireNonNull(leaseTime, () -> what + " must not be null");
+    if (leaseTime.isNegative() || leaseTime.isZero()) {
+      throw new IllegalArgumentException(what + " must be positive, was " + human(leaseTime));
+    }
+    if (leaseTime.compareTo(LockOptions.MAX_LEASE_TIME) > 0) {
+      throw new IllegalArgumentException(
+          what
+              + " must be at most "
+              + human(LockOptions.MAX_LEASE_TIME)
+              + ", was "
+              + human(leaseTime));
+    }
+    return leaseTime;
+  }
+
+  /** Checks a lease time against a store's minimum as well. */
+  public static Duration leaseTime(
+      String what, Duration leaseTime, Duration storeMinimum, String store) {
+    leaseTime(what, leaseTime);
+    if (leaseTime.compareTo(storeMinimum) < 0) {
+      throw new IllegalArgumentException(
+          what
+              + " must be at least "
+              + human(storeMinimum)
+              + " on "
+              + store
+              + " (the store's minimum lease), was "
+              + human(leaseTime));
+    }
+    return leaseTime;
+  }
+
+  /** Checks a wait: zero or positive, at most {@link LockOptions#MAX_WAIT}. */
+  public static Duration wait(Duration wait) {
+    Objects.requireNonNull(wait, "wait must not be null");
+    if (wait.isNegative()) {
+      throw new IllegalArgumentException("wait must not be negative, was " + human(wait));
+    }
+    if (wait.compareTo(LockOptions.MAX_WAIT) > 0) {
+      throw new IllegalArgumentException(
+          "wait must be at most "
+              + human(LockOptions.MAX_WAIT)
+              + ", was "
+              + human(wait)
+              + "; use acquire() to wait without a limit");
+    }
+    return wait;
+  }
+
+  /** Checks a backoff pause: positive and at most a minute. */
+  public static Duration backoff(String what, Duration pause) {
+    Objects.requireNonNull(pause, () -> what + " must not be null");
+    if (pause.isNegative() || pause.isZero()) {
+      throw new IllegalArgumentException(what + " must be positive, was " + human(pause));
+    }
+    if (pause.compareTo(MAX_BACKOFF) > 0) {
+      throw new IllegalArgumentException(
+          what + " must be at most " + human(MAX_BACKOFF) + ", was " + human(pause));
+    }
+    return pause;
+  }
+
+  /**
+   * Parses a duration written with a unit ({@code 500ms}, {@code 10s}, {@code 2m}, {@code 1h},
+   * {@code 1d}) or in ISO-8601 ({@code PT10S}).
+   */
+  public static Duration parseDuration(String what, String text) {
+    Objects.requireNonNull(text, () -> what + " must not be null");
+    String t = text.strip();
+    Matcher m = SIMPLE_DURATION.matcher(t);
+    if (m.matches()) {
+      long n = Long.parseLong(m.group(1));
+      switch (m.group(2).toLowerCase(Locale.ROOT)) {
+        case "ns":
+          return Duration.ofNanos(n);
+        case "us":
+          return Duration.ofNanos(Math.multiplyExact(n, 1000L));
+        case "ms":
+          return Duration.ofMillis(n);
+        case "s":
+          return Duration.ofSeconds(n);
+        case "m":
+          return Duration.ofMinutes(n);
+        case "h":
+          return Duration.ofHours(n);
+        default:
+          return Duration.ofDays(n);
+      }
+    }
+    try {
+      return Duration.parse(t);
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException(
+          what
+              + " '"
+              + text
+              + "' is not a duration; write a number with a unit (500ms, 10s, 2m, 1h) or ISO-8601"
+              + " (PT10S)",
+          e);
+    }
+  }
+
+  /** Parses {@code true} or {@code false}, nothing else. */
+  public static boolean parseBoolean(String what, String text) {
+    Objects.requireNonNull(text, () -> what + " must not be null");
+    String t = text.strip().toLowerCase(Locale.ROOT);
+    if (t.equals("true")) {
+      return true;
+    }
+    if (t.equals("false")) {
+      return false;
+    }
+    throw new IllegalArgumentException(what + " must be true or false, was '" + text + "'");
+  }
+
+  /** A duration in the unit a person would use. */
+  public static String human(Duration d) {
+    if (d.isNegative()) {
+      return "-" + human(d.negated());
+    }
+    if (d.toNanos() % 1_000_000 != 0 && d.compareTo(Duration.ofSeconds(1)) < 0) {
+      return d.toNanos() + " ns";
+    }
+    if (d.compareTo(Duration.ofSeconds(10)) < 0) {
+      return d.toMillis() + " ms";
+    }
+    return d.getSeconds() + " s";
+  }
+}

@@ -1,0 +1,349 @@
+package dev.locksmith.mem;
+
+import dev.locksmith.LockStoreException;
+import dev.locksmith.spi.Acquisition;
+import dev.locksmith.spi.LockKey;
+import dev.locksmith.spi.LockMode;
+import dev.locksmith.spi.LockState;
+import dev.locksmith.spi.ReleaseOutcome;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArraySet;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The shared state behind {@code mem:NAME}: the "server" that every {@link MemLockStore} of that
+ * name talks to. All operations are atomic under one monitor; time is {@link System#nanoTime()}.
+ *
+ * <p>It also stands in for a server that fails, for tests: {@link #outage(boolean)} makes every
+ * operation fail as if the server were unreachable (time keeps running, so leases expire), and
+ * {@link #restart()} drops every hold as a server that lost its memory would, keeping the fencing
+ * counters (the space models a store whose counters are durable).
+ */
+public final class MemLockSpace {
+
+  private static final ConcurrentHashMap<String, MemLockSpace> SPACES = new ConcurrentHashMap<>();
+
+  private final String name;
+  private final Map<String, Hold> exclusive = new HashMap<>();
+  private final Map<String, ReadWrite> readWrite = new HashMap<>();
+  private final Map<String, Long> fences = new HashMap<>();
+  private final Map<String, Set<Runnable>> releaseListeners = new ConcurrentHashMap<>();
+  private volatile boolean unavailable;
+
+  private MemLockSpace(String name) {
+    this.name = name;
+  }
+
+  /** The space called {@code name}, created on first use and shared for the life of the JVM. */
+  public static MemLockSpace named(String name) {
+    Objects.requireNonNull(name, "name must not be null");
+    return SPACES.computeIfAbsent(name, MemLockSpace::new);
+  }
+
+  /** The space's name. */
+  public String name() {
+    return name;
+  }
+
+  /** Makes every operation fail with {@link LockStoreException} (true) or work again (false). */
+  public void outage(boolean down) {
+    this.unavailable = down;
+  }
+
+  /** Whether an outage is in force. */
+  public boolean isDown() {
+    return unavailable;
+  }
+
+  /** Drops every hold, as a restart of a store without persistence would; counters survive. */
+  public void restart() {
+    List<Runnable> wake;
+    synchronized (this) {
+      exclusive.clear();
+      readWrite.clear();
+      wake = allListeners();
+    }
+    wake.forEach(Runnable::run);
+  }
+
+  // The store operations.
+
+  Acquisition tryAcquire(LockKey key, String owner, long leaseNanos) {
+    checkUp();
+    long now = System.nanoTime();
+    synchronized (this) {
+      switch (key.mode()) {
+        case EXCLUSIVE:
+          return acquireExclusive(key.name(), owner, leaseNanos, now);
+        case WRITE:
+          return acquireWrite(key.name(), owner, leaseNanos, now);
+        default:
+          return acquireRead(key.name(), owner, leaseNanos, now);
+      }
+    }
+  }
+
+  private Acquisition acquireExclusive(String lock, String owner, long leaseNanos, long now) {
+    Hold h = live(exclusive, lock, now);
+    if (h == null) {
+      long token = nextToken("x:" + lock);
+      exclusive.put(lock, new Hold(owner, token, now + leaseNanos));
+      return Acquisition.acquired(token, 1);
+    }
+    if (h.owner.equals(owner)) {
+      h.holds++;
+      h.expires = now + leaseNanos;
+      return Acquisition.acquired(h.token, h.holds);
+    }
+    return Acquisition.busy(Duration.ofNanos(h.expires - now));
+  }
+
+  private Acquisition acquireWrite(String lock, String owner, long leaseNanos, long now) {
+    ReadWrite rw = readWrite.computeIfAbsent(lock, k -> new ReadWrite());
+    rw.purge(now);
+    if (rw.writer != null) {
+      if (rw.writer.owner.equals(owner)) {
+        rw.writer.holds++;
+        rw.writer.expires = now + leaseNanos;
+        return Acquisition.acquired(rw.writer.token, rw.writer.holds);
+      }
+      rw.waitingWriters.put(owner, now + leaseNanos);
+      return Acquisition.busy(Duration.ofNanos(rw.writer.expires - now));
+    }
+    if (!rw.readers.isEmpty()) {
+      // A waiting writer keeps new readers out until it acquires or withdraws.
+      rw.waitingWriters.put(owner, now + leaseNanos);
+      return Acquisition.busy(Duration.ofNanos(rw.latestReaderExpiry() - now));
+    }
+    rw.waitingWriters.remove(owner);
+    long token = nextToken("rw:" + lock);
+    rw.writer = new Hold(owner, token, now + leaseNanos);
+    return Acquisition.acquired(token, 1);
+  }
+
+  private Acquisition acquireRead(String lock, String owner, long leaseNanos, long now) {
+    ReadWrite rw = readWrite.computeIfAbsent(lock, k -> new ReadWrite());
+    rw.purge(now);
+    if (rw.writer != null && !rw.writer.owner.equals(owner)) {
+      return Acquisition.busy(Duration.ofNanos(rw.writer.expires - now));
+    }
+    Hold mine = rw.readers.get(owner);
+    if (mine == null && rw.hasWaitingWriterOtherThan(owner)) {
+      return Acquisition.busy();
+    }
+    long token = fences.getOrDefault("rw:" + lock, 0L);
+    if (mine == null) {
+      rw.readers.put(owner, new Hold(owner, token, now + leaseNanos));
+      return Acquisition.acquired(token, 1);
+    }
+    mine.holds++;
+    mine.expires = now + leaseNanos;
+    return Acquisition.acquired(mine.token, mine.holds);
+  }
+
+  boolean extend(LockKey key, String owner, long leaseNanos) {
+    checkUp();
+    long now = System.nanoTime();
+    synchronized (this) {
+      Hold h = holdOf(key, owner, now);
+      if (h == null) {
+        return false;
+      }
+      h.expires = now + leaseNanos;
+      return true;
+    }
+  }
+
+  ReleaseOutcome release(LockKey key, String owner) {
+    checkUp();
+    long now = System.nanoTime();
+    List<Runnable> wake;
+    synchronized (this) {
+      Hold h = holdOf(key, owner, now);
+      if (h == null) {
+        return ReleaseOutcome.NOT_HELD;
+      }
+      if (--h.holds > 0) {
+        return ReleaseOutcome.HOLD_DECREMENTED;
+      }
+      switch (key.mode()) {
+        case EXCLUSIVE:
+          exclusive.remove(key.name());
+          break;
+        case WRITE:
+          readWrite.get(key.name()).writer = null;
+          break;
+        default:
+          readWrite.get(key.name()).readers.remove(owner);
+          break;
+      }
+      wake = listenersOf(key);
+    }
+    wake.forEach(Runnable::run);
+    return ReleaseOutcome.RELEASED;
+  }
+
+  LockState read(LockKey key) {
+    checkUp();
+    long now = System.nanoTime();
+    synchronized (this) {
+      if (key.mode() == LockMode.EXCLUSIVE) {
+        Hold h = live(exclusive, key.name(), now);
+        return h == null
+            ? LockState.FREE
+            : new LockState(true, h.owner, h.holds, Duration.ofNanos(h.expires - now));
+      }
+      ReadWrite rw = readWrite.get(key.name());
+      if (rw == null) {
+        return LockState.FREE;
+      }
+      rw.purge(now);
+      if (rw.writer != null) {
+        return new LockState(
+            true, rw.writer.owner, rw.writer.holds, Duration.ofNanos(rw.writer.expires - now));
+      }
+      if (!rw.readers.isEmpty() && key.mode() == LockMode.READ) {
+        return new LockState(true, null, rw.readers.size(), null);
+      }
+      return rw.readers.isEmpty()
+          ? LockState.FREE
+          : new LockState(true, null, rw.readers.size(), null);
+    }
+  }
+
+  void withdraw(LockKey key, String owner) {
+    checkUp();
+    synchronized (this) {
+      ReadWrite rw = readWrite.get(key.name());
+      if (rw != null && key.mode() == LockMode.WRITE) {
+        rw.waitingWriters.remove(owner);
+      }
+    }
+    // Readers kept out by this writer may go now.
+    listenersOf(key).forEach(Runnable::run);
+  }
+
+  AutoCloseable onRelease(LockKey key, Runnable listener) {
+    checkUp();
+    Set<Runnable> set =
+        releaseListeners.computeIfAbsent(group(key), k -> new CopyOnWriteArraySet<>());
+    set.add(listener);
+    return () -> set.remove(listener);
+  }
+
+  // Internals.
+
+  private void checkUp() {
+    if (unavailable) {
+      throw new LockStoreException(
+          "mem:" + name + " is unavailable (an outage was injected for a test)");
+    }
+  }
+
+  private long nextToken(String fence) {
+    return fences.merge(fence, 1L, Long::sum);
+  }
+
+  private @Nullable Hold holdOf(LockKey key, String owner, long now) {
+    Hold h;
+    switch (key.mode()) {
+      case EXCLUSIVE:
+        h = live(exclusive, key.name(), now);
+        break;
+      case WRITE:
+        {
+          ReadWrite rw = readWrite.get(key.name());
+          if (rw == null) {
+            return null;
+          }
+          rw.purge(now);
+          h = rw.writer;
+          break;
+        }
+      default:
+        {
+          ReadWrite rw = readWrite.get(key.name());
+          if (rw == null) {
+            return null;
+          }
+          rw.purge(now);
+          h = rw.readers.get(owner);
+          break;
+        }
+    }
+    return h != null && h.owner.equals(owner) ? h : null;
+  }
+
+  private static @Nullable Hold live(Map<String, Hold> map, String lock, long now) {
+    Hold h = map.get(lock);
+    if (h != null && h.expires - now <= 0) {
+      map.remove(lock);
+      return null;
+    }
+    return h;
+  }
+
+  private static String group(LockKey key) {
+    return (key.mode() == LockMode.EXCLUSIVE ? "x:" : "rw:") + key.name();
+  }
+
+  private List<Runnable> listenersOf(LockKey key) {
+    Set<Runnable> set = releaseListeners.get(group(key));
+    return set == null ? List.of() : new ArrayList<>(set);
+  }
+
+  private List<Runnable> allListeners() {
+    List<Runnable> all = new ArrayList<>();
+    releaseListeners.values().forEach(all::addAll);
+    return all;
+  }
+
+  /** One owner's hold: exclusive, writer or reader. */
+  private static final class Hold {
+    final String owner;
+    final long token;
+    long expires;
+    int holds = 1;
+
+    Hold(String owner, long token, long expires) {
+      this.owner = owner;
+      this.token = token;
+      this.expires = expires;
+    }
+  }
+
+  /** The state of one read-write lock. */
+  private static final class ReadWrite {
+    @Nullable Hold writer;
+    final Map<String, Hold> readers = new HashMap<>();
+    final Map<String, Long> waitingWriters = new HashMap<>();
+
+    void purge(long now) {
+      if (writer != null && writer.expires - now <= 0) {
+        writer = null;
+      }
+      readers.values().removeIf(r -> r.expires - now <= 0);
+      for (Iterator<Long> it = waitingWriters.values().iterator(); it.hasNext(); ) {
+        if (it.next() - now <= 0) {
+          it.remove();
+        }
+      }
+    }
+
+    boolean hasWaitingWriterOtherThan(String owner) {
+      return waitingWriters.keySet().stream().anyMatch(w -> !w.equals(owner));
+    }
+
+    long latestReaderExpiry() {
+      return readers.values().stream().mapToLong(r -> r.expires).max().orElse(0);
+    }
+  }
+}

@@ -1,0 +1,103 @@
+package dev.locksmith.mem;
+
+import dev.locksmith.Capability;
+import dev.locksmith.LockStoreException;
+import dev.locksmith.spi.Acquisition;
+import dev.locksmith.spi.LockKey;
+import dev.locksmith.spi.LockState;
+import dev.locksmith.spi.LockStore;
+import dev.locksmith.spi.ReleaseOutcome;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One connection to a {@link MemLockSpace}: the reference implementation of {@link LockStore}.
+ *
+ * <p>It keeps every promise of the kit: owner-checked release and extend, expiry on the space's
+ * clock, fencing tokens that never go back (also across {@link MemLockSpace#restart()}), reentrant
+ * holds, read-write locks with writer preference, and release notifications. Closing the connection
+ * does not release anything, as with a networked store.
+ */
+public final class MemLockStore implements LockStore {
+
+  private static final Set<Capability> CAPABILITIES =
+      Set.copyOf(
+          EnumSet.of(
+              Capability.FENCING,
+              Capability.DURABLE_FENCING,
+              Capability.REENTRANCY,
+              Capability.READ_WRITE,
+              Capability.WAKE_ON_RELEASE));
+
+  private final MemLockSpace space;
+  private volatile boolean closed;
+
+  /** A connection to {@code space}. */
+  public MemLockStore(MemLockSpace space) {
+    this.space = space;
+  }
+
+  /** The space this connection works on (for fault injection in tests). */
+  public MemLockSpace space() {
+    return space;
+  }
+
+  @Override
+  public String describe() {
+    return "mem:" + space.name();
+  }
+
+  @Override
+  public Set<Capability> capabilities() {
+    return CAPABILITIES;
+  }
+
+  @Override
+  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
+    checkOpen();
+    return space.tryAcquire(key, owner, leaseTime.toNanos());
+  }
+
+  @Override
+  public boolean extend(LockKey key, String owner, Duration leaseTime) {
+    checkOpen();
+    return space.extend(key, owner, leaseTime.toNanos());
+  }
+
+  @Override
+  public ReleaseOutcome release(LockKey key, String owner) {
+    checkOpen();
+    return space.release(key, owner);
+  }
+
+  @Override
+  public LockState read(LockKey key) {
+    checkOpen();
+    return space.read(key);
+  }
+
+  @Override
+  public void withdraw(LockKey key, String owner) {
+    checkOpen();
+    space.withdraw(key, owner);
+  }
+
+  @Override
+  public Optional<AutoCloseable> onRelease(LockKey key, Runnable onRelease) {
+    checkOpen();
+    return Optional.of(space.onRelease(key, onRelease));
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new LockStoreException("this mem: store connection is closed");
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+  }
+}
