@@ -43,6 +43,7 @@ final class EngineLease implements Lease {
   private final boolean sessionBound;
 
   private State state = State.ACTIVE;
+  private boolean releaseCalled;
   private @Nullable LeaseLostException lostReason;
   private final List<LeaseLostListener> listeners = new ArrayList<>();
   private @Nullable ScheduledFuture<?> renewal;
@@ -52,6 +53,7 @@ final class EngineLease implements Lease {
   private volatile long validUntilNanos;
   private volatile Instant expiresAt;
   private volatile boolean suspended;
+  private volatile @Nullable RuntimeException lastRenewalFailure;
 
   EngineLease(
       EngineClient client,
@@ -167,7 +169,7 @@ final class EngineLease implements Lease {
   }
 
   private void throwIfEnded() {
-    if (state == State.RELEASED) {
+    if (releaseCalled && state != State.LOST) {
       throw new IllegalStateException("lease on lock '" + key.name() + "' was already released");
     }
     if (state == State.LOST) {
@@ -180,11 +182,14 @@ final class EngineLease implements Lease {
   public void release() {
     boolean wasLost;
     synchronized (this) {
-      if (state == State.RELEASED) {
+      if (releaseCalled) {
         return;
       }
+      releaseCalled = true;
       wasLost = state == State.LOST;
-      state = State.RELEASED;
+      if (!wasLost) {
+        state = State.RELEASED;
+      }
       cancel(renewal);
       cancel(expiryCheck);
     }
@@ -253,9 +258,7 @@ final class EngineLease implements Lease {
     List<LeaseLostListener> toTell;
     synchronized (this) {
       lostReason = reason;
-      if (state == State.ACTIVE) {
-        state = State.LOST;
-      }
+      state = State.LOST;
       toTell = new ArrayList<>(listeners);
       listeners.clear();
     }
@@ -340,6 +343,7 @@ final class EngineLease implements Lease {
     try {
       held = client.store().extend(key, owner, Duration.ofNanos(lease));
     } catch (RuntimeException e) {
+      lastRenewalFailure = e;
       long left = validUntilNanos - System.nanoTime();
       if (left <= 0) {
         lose(
@@ -357,6 +361,7 @@ final class EngineLease implements Lease {
       }
       return;
     }
+    lastRenewalFailure = null;
     if (!held) {
       lose(
           new LeaseLostException(
@@ -388,12 +393,21 @@ final class EngineLease implements Lease {
         return;
       }
     }
-    lose(
-        new LeaseLostException(
-            key.name(),
-            autoRenew
-                ? "it expired before a renewal succeeded"
-                : "it expired at " + expiresAt + " without being extended or released"));
+    RuntimeException failure = lastRenewalFailure;
+    if (failure != null) {
+      lose(
+          new LeaseLostException(
+              key.name(),
+              "renewal failed until the lease ran out (" + failure.getMessage() + ")",
+              failure));
+    } else {
+      lose(
+          new LeaseLostException(
+              key.name(),
+              autoRenew
+                  ? "it expired before a renewal succeeded"
+                  : "it expired at " + expiresAt + " without being extended or released"));
+    }
   }
 
   private static void cancel(@Nullable ScheduledFuture<?> f) {

@@ -1,0 +1,79 @@
+package dev.locksmith.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class InputRulesTest {
+
+  @ParameterizedTest
+  @ValueSource(strings = {"orders:42", "a", "名前", "emoji-😀", "'; DROP TABLE locks; --", "{tag}"})
+  @DisplayName("ordinary names, however odd, are accepted as data")
+  void acceptsNames(String name) {
+    assertThat(InputRules.name(name)).isEqualTo(name);
+  }
+
+  @Test
+  @DisplayName("names are limited to 256 UTF-8 bytes, counting multibyte characters as bytes")
+  void nameLength() {
+    assertThat(InputRules.name("x".repeat(256))).hasSize(256);
+    assertThatThrownBy(() -> InputRules.name("x".repeat(257)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("lock name is 257 bytes in UTF-8; the limit is 256");
+    assertThatThrownBy(() -> InputRules.name("é".repeat(129)))
+        .hasMessage("lock name is 258 bytes in UTF-8; the limit is 256");
+  }
+
+  @Test
+  @DisplayName("null, empty, blank, control characters and unpaired surrogates are refused by name")
+  void refusesBadNames() {
+    assertThatThrownBy(() -> InputRules.name(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("lock name must not be null");
+    assertThatThrownBy(() -> InputRules.name("")).hasMessage("lock name must not be empty");
+    assertThatThrownBy(() -> InputRules.name("x\t"))
+        .hasMessage("lock name must not contain control characters; found U+0009 at index 1");
+    assertThatThrownBy(() -> InputRules.name("   "))
+        .hasMessage("lock name must not be blank (only white space)");
+    assertThatThrownBy(() -> InputRules.name("a\nb"))
+        .hasMessage("lock name must not contain control characters; found U+000A at index 1");
+    assertThatThrownBy(() -> InputRules.name("a\uD800"))
+        .hasMessageContaining("unpaired surrogate at index 1");
+    assertThatThrownBy(() -> InputRules.name("\uDC00"))
+        .hasMessageContaining("unpaired surrogate at index 0");
+  }
+
+  @Test
+  @DisplayName("lease times must be positive and at most seven days; waits may be zero")
+  void durations() {
+    assertThatThrownBy(() -> InputRules.leaseTime("leaseTime", Duration.ZERO))
+        .hasMessage("leaseTime must be positive, was 0 ms");
+    assertThatThrownBy(() -> InputRules.leaseTime("leaseTime", Duration.ofDays(8)))
+        .hasMessageContaining("must be at most");
+    assertThatThrownBy(
+            () ->
+                InputRules.leaseTime(
+                    "leaseTime", Duration.ofMillis(500), Duration.ofSeconds(1), "memcached"))
+        .hasMessageContaining("at least 1000 ms on memcached");
+    assertThat(InputRules.wait(Duration.ZERO)).isZero();
+    assertThatThrownBy(() -> InputRules.wait(Duration.ofMillis(-1)))
+        .hasMessage("wait must not be negative, was -1 ms");
+    assertThatThrownBy(() -> InputRules.wait(null)).isInstanceOf(NullPointerException.class);
+  }
+
+  @Test
+  @DisplayName("durations parse with units and in ISO-8601, and nothing else")
+  void parsesDurations() {
+    assertThat(InputRules.parseDuration("x", "250ms")).isEqualTo(Duration.ofMillis(250));
+    assertThat(InputRules.parseDuration("x", "10s")).isEqualTo(Duration.ofSeconds(10));
+    assertThat(InputRules.parseDuration("x", "2m")).isEqualTo(Duration.ofMinutes(2));
+    assertThat(InputRules.parseDuration("x", "PT1H")).isEqualTo(Duration.ofHours(1));
+    assertThatThrownBy(() -> InputRules.parseDuration("x", "ten seconds"))
+        .hasMessageContaining("x 'ten seconds' is not a duration");
+  }
+}

@@ -1,0 +1,65 @@
+package dev.locksmith.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.spi.LockUri;
+import java.util.Set;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+class LockUriTest {
+
+  @Test
+  @DisplayName("a URI splits into scheme, body and decoded options")
+  void parses() {
+    LockUri uri = LockUri.parse("Redis://user:secret@host:6379/2?leaseTime=5s&keyPrefix=a%3Ab");
+    assertThat(uri.scheme()).isEqualTo("redis");
+    assertThat(uri.body()).isEqualTo("//user:secret@host:6379/2");
+    assertThat(uri.options()).containsEntry("leaseTime", "5s").containsEntry("keyPrefix", "a:b");
+  }
+
+  @Test
+  @DisplayName("opaque URIs such as mem: and jdbc:h2:mem:x parse")
+  void opaque() {
+    assertThat(LockUri.parse("mem:").body()).isEmpty();
+    LockUri jdbc = LockUri.parse("jdbc:h2:mem:locks;DB_CLOSE_DELAY=-1");
+    assertThat(jdbc.scheme()).isEqualTo("jdbc");
+    assertThat(jdbc.body()).isEqualTo("h2:mem:locks;DB_CLOSE_DELAY=-1");
+  }
+
+  @Test
+  @DisplayName("toString hides passwords in the authority and in options")
+  void redacts() {
+    assertThat(LockUri.parse("rediss://user:hunter2@host:6379").toString())
+        .doesNotContain("hunter2")
+        .contains("user:***@host");
+    assertThat(LockUri.parse("jdbc:postgresql://h/db?user=a&password=hunter2").toString())
+        .doesNotContain("hunter2");
+  }
+
+  @Test
+  @DisplayName("withoutOptions drops the named options and keeps the rest")
+  void withoutOptions() {
+    LockUri uri = LockUri.parse("jdbc:postgresql://h/db?leaseTime=5s&sslmode=disable");
+    LockUri stripped = uri.withoutOptions(Set.of("leaseTime"));
+    assertThat(stripped.options()).containsOnlyKeys("sslmode");
+    assertThat(stripped.raw()).isEqualTo("jdbc:postgresql://h/db?sslmode=disable");
+  }
+
+  @Test
+  @DisplayName("repeated options, options without a value and control characters are refused")
+  void refusesMalformed() {
+    assertThatThrownBy(() -> LockUri.parse("mem:x?a=1&a=2"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("sets option 'a' twice");
+    assertThatThrownBy(() -> LockUri.parse("mem:x?flag"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("without key=value");
+    assertThatThrownBy(() -> LockUri.parse("mem:x\ny"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> LockUri.parse("mem:x\u0000y"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("control character");
+  }
+}
