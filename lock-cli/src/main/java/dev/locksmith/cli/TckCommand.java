@@ -1,0 +1,112 @@
+package dev.locksmith.cli;
+
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import dev.locksmith.LockClient;
+import dev.locksmith.cli.internal.LiveStoreContract;
+import dev.locksmith.spi.LockUri;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.TestExecutionResult.Status;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
+import org.junit.platform.launcher.listeners.TestExecutionSummary;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code locksmith tck}: the whole test kit against a live store. */
+@Command(
+    name = "tck",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Runs the whole Locksmith test kit against a live store and exits non-zero if a promise fails.",
+      "Tests use their own random lock names; faults are never injected into a live store."
+    })
+final class TckCommand implements Callable<Integer> {
+
+  @Option(names = "--uri", required = true, paramLabel = "URI", description = "The store to test.")
+  String uri;
+
+  @Option(
+      names = "--short-lease",
+      paramLabel = "MS",
+      description = "The lease the expiry tests use, in ms (default: ${DEFAULT-VALUE}).")
+  long shortLeaseMs = 600;
+
+  @Option(
+      names = "--slack",
+      paramLabel = "MS",
+      description =
+          "How late the store may be beyond a promised time, in ms (default: ${DEFAULT-VALUE}).")
+  long slackMs = 1000;
+
+  @Override
+  public Integer call() {
+    if (shortLeaseMs < 1 || slackMs < 0) {
+      System.err.println("--short-lease must be positive and --slack not negative");
+      return 2;
+    }
+    String shown = LockUri.redact(uri);
+    try (LockClient probe = LockClient.open(uri)) {
+      System.out.println("testing " + shown + " (capabilities: " + probe.capabilities() + ")");
+    } catch (IllegalArgumentException | dev.locksmith.UnsupportedLockUriException e) {
+      System.err.println("bad URI: " + e.getMessage());
+      return 2;
+    } catch (RuntimeException e) {
+      System.err.println("cannot reach " + shown + ": " + e.getMessage());
+      return Locksmith.EXIT_STORE_UNAVAILABLE;
+    }
+    System.setProperty(LiveStoreContract.URI, uri);
+    System.setProperty(LiveStoreContract.SHORT_LEASE_MS, Long.toString(shortLeaseMs));
+    System.setProperty(LiveStoreContract.SLACK_MS, Long.toString(slackMs));
+    LauncherDiscoveryRequest request =
+        LauncherDiscoveryRequestBuilder.request()
+            .selectors(selectClass(LiveStoreContract.class))
+            .build();
+    Launcher launcher = LauncherFactory.create();
+    SummaryGeneratingListener summary = new SummaryGeneratingListener();
+    Progress progress = new Progress();
+    long start = System.nanoTime();
+    launcher.execute(request, summary, progress);
+    TestExecutionSummary s = summary.getSummary();
+    System.out.println();
+    s.printFailuresTo(new PrintWriter(System.out, true), 5);
+    System.out.printf(
+        "%d tests: %d passed, %d failed, %d skipped (capabilities the store does not declare) in %.0f s%n",
+        s.getTestsFoundCount(),
+        s.getTestsSucceededCount(),
+        s.getTestsFailedCount(),
+        s.getTestsSkippedCount() + s.getTestsAbortedCount(),
+        Duration.ofNanos(System.nanoTime() - start).toMillis() / 1000.0);
+    return s.getTestsFailedCount() > 0 ? Locksmith.EXIT_PROMISE_FAILED : 0;
+  }
+
+  /** Prints one line per finished test, so a long run shows it is alive. */
+  private static final class Progress implements TestExecutionListener {
+    private final AtomicInteger done = new AtomicInteger();
+
+    @Override
+    public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+      if (!id.isTest()) {
+        return;
+      }
+      String mark = result.getStatus() == Status.SUCCESSFUL ? "ok  " : "FAIL";
+      System.out.printf("%4d %s %s%n", done.incrementAndGet(), mark, id.getDisplayName());
+    }
+
+    @Override
+    public void executionSkipped(TestIdentifier id, String reason) {
+      if (id.isTest() || id.isContainer()) {
+        System.out.printf("     skip %s: %s%n", id.getDisplayName(), reason);
+      }
+    }
+  }
+}

@@ -1,0 +1,356 @@
+package dev.locksmith.cli.internal;
+
+import dev.locksmith.Capability;
+import dev.locksmith.Lease;
+import dev.locksmith.LeaseLostException;
+import dev.locksmith.LockClient;
+import dev.locksmith.LockOptions;
+import dev.locksmith.LockStoreException;
+import dev.locksmith.internal.EngineClient;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Runs the same scenarios on one store and records what happened: speed (uncontended and hand-off
+ * latency), and behaviour (crashed holder, store pause and restart, skewed client clock, stale
+ * release).
+ *
+ * <p>Each scenario uses its own lock names, closes its clients, and catches its own failures so
+ * that one broken scenario is reported and the rest still run.
+ */
+public final class Comparison {
+
+  /** How many samples each speed scenario takes. */
+  public record Sizes(int uncontended, int handoffs) {}
+
+  private final Sizes sizes;
+  private final PrintStream progress;
+
+  public Comparison(Sizes sizes, PrintStream progress) {
+    this.sizes = sizes;
+    this.progress = progress;
+  }
+
+  /** Runs every scenario on {@code target}. */
+  public StoreReport run(StoreTarget target, boolean crossProcess) {
+    StoreReport r = new StoreReport(target.name(), dev.locksmith.spi.LockUri.redact(target.uri()));
+    step(target, "capabilities", () -> capabilities(target, r), r);
+    step(target, "uncontended acquire+release", () -> uncontended(target, r), r);
+    step(target, "hand-off under contention", () -> handoff(target, r), r);
+    step(target, "stale release", () -> staleRelease(target, r), r);
+    step(target, "skewed client clock", () -> clockSkew(target, r), r);
+    step(target, "crashed holder", () -> crash(target, r, crossProcess), r);
+    if (target.control() != null) {
+      step(target, "store paused", () -> pause(target, r), r);
+      step(target, "store restarted", () -> restart(target, r), r);
+    } else {
+      r.pause = "n/a (the store runs in this process)";
+      r.restart = "n/a (the store runs in this process)";
+    }
+    return r;
+  }
+
+  private interface Scenario {
+    void run() throws Exception;
+  }
+
+  private void step(StoreTarget target, String what, Scenario s, StoreReport r) {
+    progress.printf("  %-10s %s...%n", target.name(), what);
+    try {
+      s.run();
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      r.notes.add(what + " failed: " + e);
+      r.broken(what + ": " + e.getMessage());
+    }
+  }
+
+  private static String name(String scenario) {
+    return "compare:" + scenario + ":" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  private void capabilities(StoreTarget target, StoreReport r) {
+    try (LockClient c = target.open(LockOptions.defaults())) {
+      r.capabilities = c.capabilities();
+    }
+  }
+
+  private void uncontended(StoreTarget target, StoreReport r) {
+    try (LockClient c = target.open(LockOptions.defaults())) {
+      var lock = c.lock(name("uncontended"));
+      for (int i = 0; i < Math.max(50, sizes.uncontended() / 5); i++) {
+        lock.tryAcquire().orElseThrow().release();
+      }
+      long[] samples = new long[sizes.uncontended()];
+      long start = System.nanoTime();
+      for (int i = 0; i < samples.length; i++) {
+        long t = System.nanoTime();
+        Optional<Lease> lease = lock.tryAcquire();
+        if (lease.isEmpty()) {
+          throw new IllegalStateException("an uncontended tryAcquire found the lock taken");
+        }
+        lease.get().release();
+        samples[i] = System.nanoTime() - t;
+      }
+      long total = System.nanoTime() - start;
+      r.uncontended = new Percentiles(samples);
+      r.throughputPerSecond = samples.length / (total / 1e9);
+    }
+  }
+
+  private void handoff(StoreTarget target, StoreReport r) throws Exception {
+    ExecutorService waiter = Executors.newSingleThreadExecutor();
+    try (LockClient a = target.open(LockOptions.defaults());
+        LockClient b = target.open(LockOptions.defaults())) {
+      String lockName = name("handoff");
+      long[] samples = new long[sizes.handoffs()];
+      for (int i = 0; i < samples.length; i++) {
+        Lease held = a.lock(lockName).acquire(Duration.ofSeconds(10));
+        AtomicLong acquiredAt = new AtomicLong();
+        Future<Lease> next =
+            waiter.submit(
+                () -> {
+                  Lease l = b.lock(lockName).acquire(Duration.ofSeconds(10));
+                  acquiredAt.set(System.nanoTime());
+                  return l;
+                });
+        // Let the waiter reach its wait before the release.
+        Thread.sleep(20);
+        long releasedAt = System.nanoTime();
+        held.release();
+        Lease got = next.get(15, TimeUnit.SECONDS);
+        samples[i] = acquiredAt.get() - releasedAt;
+        got.release();
+      }
+      r.handoff = new Percentiles(samples);
+    } finally {
+      waiter.shutdownNow();
+    }
+  }
+
+  private void staleRelease(StoreTarget target, StoreReport r) throws Exception {
+    Duration lease = target.shortLease();
+    try (LockClient a =
+            target.open(LockOptions.builder().autoRenew(false).leaseTime(lease).build());
+        LockClient b = target.open(LockOptions.defaults());
+        LockClient c = target.open(LockOptions.defaults())) {
+      String lockName = name("stale");
+      Lease old = a.lock(lockName).acquire(Duration.ofSeconds(5));
+      Lease next = b.lock(lockName).acquire(lease.plusSeconds(10));
+      try {
+        old.release();
+        r.staleRelease = "accepted silently";
+        r.broken("a release after expiry was accepted as if the lease were still held");
+      } catch (LeaseLostException expected) {
+        r.staleRelease = "refused (LeaseLostException)";
+      }
+      if (c.lock(lockName).tryAcquire().isPresent()) {
+        r.staleRelease += "; FREED THE NEXT HOLDER'S LOCK";
+        r.broken("a stale release freed the next holder's lock");
+      } else {
+        r.staleRelease += "; next holder kept its lock";
+      }
+      next.release();
+    }
+  }
+
+  private void clockSkew(StoreTarget target, StoreReport r) throws Exception {
+    Duration lease = target.shortLease();
+    Clock ahead = Clock.offset(Clock.systemUTC(), Duration.ofMinutes(10));
+    Clock behind = Clock.offset(Clock.systemUTC(), Duration.ofMinutes(-10));
+    String lockName = name("skew");
+    StringBuilder found = new StringBuilder();
+    try (LockClient fast =
+            target.open(
+                LockOptions.builder().clock(ahead).autoRenew(false).leaseTime(lease).build());
+        LockClient slow = target.open(LockOptions.builder().clock(behind).build());
+        LockClient normal = target.open(LockOptions.defaults())) {
+      Lease held = fast.lock(lockName).acquire(Duration.ofSeconds(5));
+      if (normal.lock(lockName).tryAcquire().isPresent()) {
+        found.append("a client 10 min ahead lost its lock at once; ");
+        r.broken("a skewed client's lock was taken before its lease ended");
+      }
+      Optional<Lease> after = normal.lock(lockName).tryAcquire(lease.plusSeconds(10));
+      if (after.isEmpty()) {
+        found.append("a client 10 min ahead kept its lock past its lease; ");
+        r.broken("a skewed client kept a lock past its lease");
+      } else {
+        if (slow.lock(lockName).tryAcquire().isPresent()) {
+          found.append("a client 10 min behind stole a held lock; ");
+          r.broken("a client with a slow clock took a held lock");
+        }
+        after.get().release();
+      }
+      try {
+        held.release();
+      } catch (LeaseLostException expected) {
+        // It expired, as it should have.
+      }
+    }
+    r.clockSkew = found.length() == 0 ? "no effect (expiry judged by the store)" : found.toString();
+  }
+
+  private void crash(StoreTarget target, StoreReport r, boolean crossProcess) throws Exception {
+    Duration lease =
+        target.shortLease().compareTo(Duration.ofSeconds(2)) < 0
+            ? Duration.ofSeconds(2)
+            : target.shortLease();
+    String lockName = name("crash");
+    try (LockClient b = target.open(LockOptions.defaults())) {
+      long start;
+      if (crossProcess) {
+        try (HolderProcess.Started holder = HolderProcess.start(target.uri(), lockName, lease)) {
+          start = System.nanoTime();
+          holder.signal("KILL");
+          holder.process().waitFor(10, TimeUnit.SECONDS);
+          Lease got = b.lock(lockName).acquire(lease.plusSeconds(60));
+          r.crashFreedAfter = Duration.ofNanos(System.nanoTime() - start);
+          got.release();
+        }
+        r.crash =
+            String.format(
+                "freed %.1f s after SIGKILL of the holder's JVM (lease %d s)",
+                r.crashFreedAfter.toMillis() / 1000.0, lease.toSeconds());
+      } else {
+        LockClient a = target.open(LockOptions.builder().leaseTime(lease).build());
+        a.lock(lockName).acquire(Duration.ofSeconds(5));
+        start = System.nanoTime();
+        ((EngineClient) a).crash();
+        Lease got = b.lock(lockName).acquire(lease.plusSeconds(60));
+        r.crashFreedAfter = Duration.ofNanos(System.nanoTime() - start);
+        got.release();
+        r.crash =
+            String.format(
+                "freed %.1f s after the holder's client died in-process (lease %d s)",
+                r.crashFreedAfter.toMillis() / 1000.0, lease.toSeconds());
+      }
+    }
+  }
+
+  private void pause(StoreTarget target, StoreReport r) throws Exception {
+    ServerControl control = target.control();
+    Duration lease = Duration.ofSeconds(2);
+    String lockName = name("pause");
+    AtomicLong toldAfterNanos = new AtomicLong(-1);
+    try (LockClient a = target.open(LockOptions.builder().leaseTime(lease).build());
+        LockClient b = target.open(LockOptions.defaults())) {
+      Lease held = a.lock(lockName).acquire(Duration.ofSeconds(5));
+      long start = System.nanoTime();
+      held.onLost((l, why) -> toldAfterNanos.set(System.nanoTime() - start));
+      control.pause();
+      boolean acquiredDuringPause = false;
+      try {
+        Thread.sleep(lease.toMillis() + 1500);
+        try {
+          acquiredDuringPause = b.lock(lockName).tryAcquire().isPresent();
+        } catch (LockStoreException expected) {
+          // The store is not answering: the right answer.
+        }
+      } finally {
+        control.resume();
+      }
+      Optional<Lease> after = b.lock(lockName).tryAcquire(Duration.ofSeconds(10));
+      boolean toldHolder = toldAfterNanos.get() >= 0;
+      boolean stillValid = held.isValid();
+      if (acquiredDuringPause) {
+        r.broken("a lock was granted while the store was paused");
+      }
+      if (after.isPresent() && stillValid) {
+        r.broken("double grant: the holder's lease was valid while another client acquired");
+      }
+      StringBuilder s = new StringBuilder();
+      s.append(
+          toldHolder
+              ? String.format(
+                  "holder told (onLost) %.1f s into a %d s pause",
+                  toldAfterNanos.get() / 1e9, (lease.toMillis() + 1500) / 1000)
+              : "holder kept its lock through the pause");
+      s.append(
+          after.isPresent() ? "; lock passed on after resume" : "; lock still held after resume");
+      r.pause = s.toString();
+      after.ifPresent(Lease::release);
+      try {
+        held.release();
+      } catch (LeaseLostException expected) {
+        // Told before; releasing a lost lease says so again.
+      }
+    }
+  }
+
+  private void restart(StoreTarget target, StoreReport r) throws Exception {
+    ServerControl control = target.control();
+    String lockName = name("restart");
+    boolean fencing = false;
+    boolean durable = false;
+    long before = 0;
+    String holder;
+    try (LockClient a =
+            target.open(LockOptions.builder().leaseTime(Duration.ofSeconds(3)).build());
+        LockClient b = target.open(LockOptions.defaults())) {
+      fencing = a.capabilities().contains(Capability.FENCING);
+      durable = a.capabilities().contains(Capability.DURABLE_FENCING);
+      Lease held = a.lock(lockName).acquire(Duration.ofSeconds(5));
+      before = fencing ? held.fencingToken() : 0;
+      control.kill();
+      Thread.sleep(300);
+      control.restart();
+      Optional<Lease> other = Optional.empty();
+      long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+      while (System.nanoTime() < deadline) {
+        try {
+          other = b.lock(lockName).tryAcquire();
+          break;
+        } catch (LockStoreException notYet) {
+          Thread.sleep(200);
+        }
+      }
+      boolean valid = held.isValid();
+      if (other.isPresent() && valid) {
+        // The holder may learn of the loss only at its next renewal; give it that long.
+        Thread.sleep(2000);
+        valid = held.isValid();
+        if (valid) {
+          r.broken("after a restart another client acquired while the holder's lease stayed valid");
+        }
+      }
+      holder =
+          other.isPresent()
+              ? "lock lost in the restart (holder " + (valid ? "NOT told" : "told") + ")"
+              : "lock kept across the restart";
+      other.ifPresent(Lease::release);
+      try {
+        held.release();
+      } catch (LeaseLostException expected) {
+        // Lost in the restart: already reported.
+      }
+      if (fencing) {
+        Lease again = b.lock(lockName).acquire(Duration.ofSeconds(10));
+        long after = again.fencingToken();
+        again.release();
+        if (after <= before && durable) {
+          r.broken(
+              "the fencing token went back after a restart (" + before + " then " + after + ")");
+          holder += "; token went BACK (" + before + " → " + after + ")";
+        } else if (after <= before) {
+          holder +=
+              "; token restarted (" + before + " → " + after + "; DURABLE_FENCING not declared)";
+        } else {
+          holder += "; token kept increasing (" + before + " → " + after + ")";
+        }
+      } else {
+        holder += "; no fencing token";
+      }
+    }
+    r.restart = holder;
+  }
+}

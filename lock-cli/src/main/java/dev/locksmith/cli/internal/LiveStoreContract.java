@@ -1,0 +1,41 @@
+package dev.locksmith.cli.internal;
+
+import dev.locksmith.LockClient;
+import dev.locksmith.LockOptions;
+import dev.locksmith.tck.LockStoreContract;
+import java.time.Duration;
+
+/**
+ * The kit against a live store given by URI, for {@code locksmith tck}. The URI and timings come
+ * from system properties set by the command, since JUnit creates this class itself.
+ */
+public class LiveStoreContract extends LockStoreContract {
+
+  /** The system property with the URI under test. */
+  public static final String URI = "locksmith.tck.uri";
+
+  /** The system property with the short lease in milliseconds. */
+  public static final String SHORT_LEASE_MS = "locksmith.tck.shortLeaseMs";
+
+  /** The system property with the timing slack in milliseconds. */
+  public static final String SLACK_MS = "locksmith.tck.slackMs";
+
+  @Override
+  protected LockClient newClient(LockOptions options) {
+    String uri = System.getProperty(URI);
+    if (uri == null) {
+      throw new IllegalStateException("system property " + URI + " is not set");
+    }
+    return LockClient.open(uri, options);
+  }
+
+  @Override
+  protected Duration shortLease() {
+    return Duration.ofMillis(Long.getLong(SHORT_LEASE_MS, super.shortLease().toMillis()));
+  }
+
+  @Override
+  protected Duration timingSlack() {
+    return Duration.ofMillis(Long.getLong(SLACK_MS, super.timingSlack().toMillis()));
+  }
+}

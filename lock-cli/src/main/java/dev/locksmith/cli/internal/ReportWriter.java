@@ -1,0 +1,274 @@
+package dev.locksmith.cli.internal;
+
+import dev.locksmith.Capability;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Writes the comparison: a side-by-side table for the terminal, the same as Markdown, and one
+ * self-contained HTML page with latency charts drawn as inline SVG (no scripts, no downloads).
+ */
+public final class ReportWriter {
+
+  private final List<StoreReport> reports;
+  private final String machine;
+
+  public ReportWriter(List<StoreReport> reports, String machine) {
+    this.reports = reports;
+    this.machine = machine;
+  }
+
+  private record Row(String label, Function<StoreReport, String> value) {}
+
+  private static List<Row> rows() {
+    List<Row> rows = new ArrayList<>();
+    for (Capability c : Capability.values()) {
+      rows.add(new Row(c.name(), r -> r.capabilities.contains(c) ? "yes" : "—"));
+    }
+    rows.add(new Row("acquire+release p50", r -> ms(r.uncontended, 50)));
+    rows.add(new Row("acquire+release p99", r -> ms(r.uncontended, 99)));
+    rows.add(
+        new Row(
+            "acquire+release per s (1 thread)",
+            r ->
+                r.uncontended == null
+                    ? "—"
+                    : String.format(Locale.ROOT, "%,.0f", r.throughputPerSecond)));
+    rows.add(new Row("hand-off p50", r -> ms(r.handoff, 50)));
+    rows.add(new Row("hand-off p99", r -> ms(r.handoff, 99)));
+    rows.add(new Row("crashed holder", r -> r.crash));
+    rows.add(new Row("store paused past the lease", r -> r.pause));
+    rows.add(new Row("store killed and restarted", r -> r.restart));
+    rows.add(new Row("client clock skewed ±10 min", r -> r.clockSkew));
+    rows.add(new Row("release after expiry", r -> r.staleRelease));
+    rows.add(
+        new Row(
+            "broken promises",
+            r -> r.brokenPromises.isEmpty() ? "none" : String.join("; ", r.brokenPromises)));
+    return rows;
+  }
+
+  private static String ms(Percentiles p, double q) {
+    return p == null || p.count() == 0 ? "—" : String.format(Locale.ROOT, "%.2f ms", p.millis(q));
+  }
+
+  /** The table for a terminal: one column per store, long cells wrapped. */
+  public String text() {
+    int labelWidth = rows().stream().mapToInt(r -> r.label().length()).max().orElse(10);
+    int colWidth = Math.max(16, Math.min(40, 120 / Math.max(1, reports.size())));
+    StringBuilder sb = new StringBuilder();
+    sb.append(pad("", labelWidth));
+    for (StoreReport r : reports) {
+      sb.append(" | ").append(pad(r.name, colWidth));
+    }
+    sb.append('\n').append("-".repeat(labelWidth + reports.size() * (colWidth + 3))).append('\n');
+    for (Row row : rows()) {
+      List<List<String>> cells =
+          reports.stream()
+              .map(r -> wrap(row.value().apply(r), colWidth))
+              .collect(Collectors.toList());
+      int lines = cells.stream().mapToInt(List::size).max().orElse(1);
+      for (int i = 0; i < lines; i++) {
+        sb.append(pad(i == 0 ? row.label() : "", labelWidth));
+        for (List<String> c : cells) {
+          sb.append(" | ").append(pad(i < c.size() ? c.get(i) : "", colWidth));
+        }
+        sb.append('\n');
+      }
+    }
+    return sb.toString();
+  }
+
+  /** The table as Markdown, with a header that says where it was measured. */
+  public String markdown() {
+    StringBuilder sb = new StringBuilder();
+    sb.append("| |");
+    reports.forEach(r -> sb.append(' ').append(r.name).append(" |"));
+    sb.append("\n|---|");
+    reports.forEach(r -> sb.append("---|"));
+    sb.append('\n');
+    for (Row row : rows()) {
+      sb.append("| ").append(row.label()).append(" |");
+      for (StoreReport r : reports) {
+        sb.append(' ').append(row.value().apply(r).replace("|", "\\|")).append(" |");
+      }
+      sb.append('\n');
+    }
+    sb.append("\nMeasured on: ").append(machine).append('\n');
+    return sb.toString();
+  }
+
+  /** One self-contained HTML page: the table and a latency chart per scenario. */
+  public String html() {
+    StringBuilder sb = new StringBuilder();
+    sb.append("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">")
+        .append("<title>Locksmith: stores compared</title><style>")
+        .append("body{font-family:system-ui,sans-serif;margin:2em;color:#222}")
+        .append(
+            "table{border-collapse:collapse;font-size:14px}td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top}")
+        .append("th{background:#f3f3f3}.chart{margin:1em 0}</style></head><body>")
+        .append("<h1>Locksmith: the stores compared</h1><p>")
+        .append(esc(machine))
+        .append("</p><table><tr><th></th>");
+    reports.forEach(r -> sb.append("<th>").append(esc(r.name)).append("</th>"));
+    sb.append("</tr>");
+    for (Row row : rows()) {
+      sb.append("<tr><th style=\"text-align:left\">").append(esc(row.label())).append("</th>");
+      reports.forEach(r -> sb.append("<td>").append(esc(row.value().apply(r))).append("</td>"));
+      sb.append("</tr>");
+    }
+    sb.append("</table>");
+    sb.append("<h2>Uncontended acquire+release latency (cumulative distribution)</h2>");
+    sb.append(cdf(r -> r.uncontended));
+    sb.append("<h2>Hand-off latency: release to the next waiter's acquire</h2>");
+    sb.append(cdf(r -> r.handoff));
+    sb.append("</body></html>\n");
+    return sb.toString();
+  }
+
+  private static final String[] COLOURS = {
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"
+  };
+
+  /** A cumulative distribution per store on a log-scaled millisecond axis, as SVG. */
+  private String cdf(Function<StoreReport, Percentiles> which) {
+    int w = 720;
+    int h = 320;
+    int left = 50;
+    int bottom = 40;
+    double lo = Double.MAX_VALUE;
+    double hi = 0;
+    for (StoreReport r : reports) {
+      Percentiles p = which.apply(r);
+      if (p != null && p.count() > 0) {
+        lo = Math.min(lo, Math.max(1e-3, p.millis(0)));
+        hi = Math.max(hi, p.millis(100));
+      }
+    }
+    if (hi == 0) {
+      return "<p>(no samples)</p>";
+    }
+    double logLo = Math.floor(Math.log10(lo));
+    double logHi = Math.ceil(Math.log10(Math.max(hi, lo * 10)));
+    StringBuilder sb = new StringBuilder();
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "<svg class=\"chart\" width=\"%d\" height=\"%d\" xmlns=\"http://www.w3.org/2000/svg\">",
+            w,
+            h));
+    int plotW = w - left - 150;
+    int plotH = h - bottom - 10;
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "<rect x=\"%d\" y=\"10\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>",
+            left,
+            plotW,
+            plotH));
+    for (double d = logLo; d <= logHi; d++) {
+      double x = left + (d - logLo) / (logHi - logLo) * plotW;
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%d\" stroke=\"#eee\"/>",
+              x,
+              x,
+              10 + plotH));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s ms</text>",
+              x,
+              h - 22,
+              fmt(Math.pow(10, d))));
+    }
+    for (int q = 0; q <= 100; q += 25) {
+      double y = 10 + plotH - q / 100.0 * plotH;
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%d%%</text>",
+              left - 4,
+              y + 4,
+              q));
+    }
+    int i = 0;
+    for (StoreReport r : reports) {
+      Percentiles p = which.apply(r);
+      String colour = COLOURS[i % COLOURS.length];
+      if (p != null && p.count() > 0) {
+        long[] s = p.sorted();
+        StringBuilder pts = new StringBuilder();
+        for (int k = 0; k < s.length; k++) {
+          double ms = Math.max(Math.pow(10, logLo), s[k] / 1e6);
+          double x = left + (Math.log10(ms) - logLo) / (logHi - logLo) * plotW;
+          double y = 10 + plotH - (k + 1.0) / s.length * plotH;
+          pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
+        }
+        sb.append("<polyline fill=\"none\" stroke-width=\"2\" stroke=\"")
+            .append(colour)
+            .append("\" points=\"")
+            .append(pts)
+            .append("\"/>");
+      }
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"%s\">%s</text>",
+              left + plotW + 10,
+              30 + i * 18,
+              colour,
+              esc(r.name)));
+      i++;
+    }
+    sb.append("</svg>");
+    return sb.toString();
+  }
+
+  private static String fmt(double v) {
+    return v >= 1 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%s", v);
+  }
+
+  /** Writes {@code compare.md} and {@code compare.html} into {@code dir}. */
+  public void writeFiles(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve("compare.md"), markdown(), StandardCharsets.UTF_8);
+    Files.writeString(dir.resolve("compare.html"), html(), StandardCharsets.UTF_8);
+  }
+
+  private static String esc(String s) {
+    return s.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("\"", "&quot;");
+  }
+
+  private static String pad(String s, int width) {
+    return s.length() >= width ? s : s + " ".repeat(width - s.length());
+  }
+
+  private static List<String> wrap(String s, int width) {
+    List<String> lines = new ArrayList<>();
+    StringBuilder line = new StringBuilder();
+    for (String word : s.split(" ")) {
+      if (line.length() > 0 && line.length() + 1 + word.length() > width) {
+        lines.add(line.toString());
+        line.setLength(0);
+      }
+      if (line.length() > 0) {
+        line.append(' ');
+      }
+      line.append(word);
+    }
+    lines.add(line.toString());
+    return lines;
+  }
+}

@@ -1,0 +1,72 @@
+package dev.locksmith.cli.internal;
+
+import dev.locksmith.LockClient;
+import dev.locksmith.LockOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One store the comparison runs on: its name, how to open clients, and (for stores it started) how
+ * to break it. Closing it stops what it started.
+ */
+public final class StoreTarget implements AutoCloseable {
+
+  private final String name;
+  private final String uri;
+  private final @Nullable ServerControl control;
+  private final Duration shortLease;
+  private final List<AutoCloseable> resources = new ArrayList<>();
+
+  /**
+   * A target called {@code name} at {@code uri}; {@code control} is null when the store cannot be
+   * broken on purpose (a live deployment, an in-process database).
+   */
+  public StoreTarget(
+      String name, String uri, @Nullable ServerControl control, Duration shortLease) {
+    this.name = name;
+    this.uri = uri;
+    this.control = control;
+    this.shortLease = shortLease;
+  }
+
+  /** Registers something to close with the target (a server, a temporary directory). */
+  public StoreTarget closing(AutoCloseable resource) {
+    resources.add(resource);
+    return this;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public String uri() {
+    return uri;
+  }
+
+  public @Nullable ServerControl control() {
+    return control;
+  }
+
+  /** The shortest lease the scenarios use on this store (memcached counts whole seconds). */
+  public Duration shortLease() {
+    return shortLease;
+  }
+
+  /** A new client: a separate connection, standing for a separate process. */
+  public LockClient open(LockOptions options) {
+    return LockClient.open(uri, options);
+  }
+
+  @Override
+  public void close() {
+    for (int i = resources.size() - 1; i >= 0; i--) {
+      try {
+        resources.get(i).close();
+      } catch (Exception e) {
+        System.err.println("warning: stopping " + name + ": " + e);
+      }
+    }
+  }
+}
