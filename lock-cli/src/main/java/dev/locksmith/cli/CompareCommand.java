@@ -85,7 +85,13 @@ final class CompareCommand implements Callable<Integer> {
       }
     } else {
       for (String s : stores) {
-        StoreCatalog.Entry e = catalog.get(s.trim());
+        StoreCatalog.Entry e;
+        try {
+          e = catalog.get(s.trim());
+        } catch (IllegalArgumentException unknown) {
+          throw new picocli.CommandLine.ParameterException(
+              new picocli.CommandLine(this), unknown.getMessage());
+        }
         if (!e.available()) {
           System.err.println("cannot start " + e.name() + ": " + e.unavailableBecause());
           return Locksmith.EXIT_STORE_UNAVAILABLE;

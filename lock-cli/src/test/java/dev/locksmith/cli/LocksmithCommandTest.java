@@ -1,0 +1,98 @@
+package dev.locksmith.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LocksmithCommandTest {
+
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private PrintStream oldOut;
+  private PrintStream oldErr;
+
+  @BeforeEach
+  void capture() {
+    oldOut = System.out;
+    oldErr = System.err;
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  @AfterEach
+  void restore() {
+    System.setOut(oldOut);
+    System.setErr(oldErr);
+  }
+
+  private String stdout() {
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  @DisplayName("compare on mem prints the table, writes Markdown and HTML, and exits 0")
+  void compareOnMem(@TempDir Path dir) throws Exception {
+    int code =
+        Locksmith.run(
+            "compare",
+            "--stores",
+            "mem",
+            "--samples",
+            "200",
+            "--handoffs",
+            "5",
+            "--out",
+            dir.toString());
+    assertThat(code).as(stdout()).isZero();
+    assertThat(stdout()).contains("acquire+release p50", "release after expiry", "broken promises");
+    assertThat(Files.readString(dir.resolve("compare.md"))).contains("| | mem |");
+    assertThat(Files.readString(dir.resolve("compare.html")))
+        .contains("<svg", "polyline", "Hand-off latency");
+  }
+
+  @Test
+  @DisplayName("an unknown store name is a usage error that lists the known ones")
+  void unknownStore() {
+    int code = Locksmith.run("compare", "--stores", "oracle");
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("unknown store 'oracle'", "mem");
+  }
+
+  @Test
+  @DisplayName("out-of-range sizes are usage errors")
+  void badSizes() {
+    assertThat(Locksmith.run("compare", "--samples", "0")).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("--samples must be between");
+  }
+
+  @Test
+  @DisplayName("tck without --uri is a usage error; with an unknown scheme it says so")
+  void tckUsage() {
+    assertThat(Locksmith.run("tck")).isEqualTo(2);
+    assertThat(Locksmith.run("tck", "--uri", "nosuch://x")).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("no lock provider for URI scheme 'nosuch'");
+  }
+
+  @Test
+  @DisplayName("tck runs the whole kit against a store by URI and exits 0 when it passes")
+  void tckOnMem() {
+    int code = Locksmith.run("tck", "--uri", "mem:cli-tck");
+    assertThat(code).as(stdout()).isZero();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("(\\d+) tests: (\\d+) passed, 0 failed, 0 skipped")
+            .matcher(stdout());
+    assertThat(m.find()).as(stdout()).isTrue();
+    assertThat(Integer.parseInt(m.group(1))).as("the kit has its tests").isGreaterThan(40);
+    assertThat(m.group(2)).isEqualTo(m.group(1));
+  }
+}
