@@ -166,7 +166,8 @@ public final class EngineClient implements LockClient {
     }
   }
 
-  LockStore store() {
+  /** The store behind this client (for test kits, which call the SPI directly). */
+  public LockStore store() {
     return store;
   }
 
@@ -174,7 +175,8 @@ public final class EngineClient implements LockClient {
     return storeName;
   }
 
-  StoreTiming timing() {
+  /** The store's shortest lease and clock granularity. */
+  public StoreTiming timing() {
     return timing;
   }
 
