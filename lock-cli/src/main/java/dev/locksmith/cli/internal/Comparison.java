@@ -49,7 +49,11 @@ public final class Comparison {
     step(target, "skewed client clock", () -> clockSkew(target, r), r);
     step(target, "crashed holder", () -> crash(target, r, crossProcess), r);
     if (target.control() != null) {
-      step(target, "store paused", () -> pause(target, r), r);
+      if (target.control().canPause()) {
+        step(target, "store paused", () -> pause(target, r), r);
+      } else {
+        r.pause = "n/a (the server runs in this process and cannot be paused)";
+      }
       step(target, "store restarted", () -> restart(target, r), r);
     } else {
       r.pause = "n/a (the store runs in this process)";

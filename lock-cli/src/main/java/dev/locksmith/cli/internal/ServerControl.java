@@ -3,6 +3,11 @@ package dev.locksmith.cli.internal;
 /** Breaks and mends a store the comparison started: pause, resume, kill, restart. */
 public interface ServerControl {
 
+  /** Whether {@link #pause()} is possible (not for a server that runs inside this JVM). */
+  default boolean canPause() {
+    return true;
+  }
+
   /** Stops the store from answering; it keeps its state. */
   void pause();
 
