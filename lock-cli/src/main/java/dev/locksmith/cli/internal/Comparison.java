@@ -216,7 +216,7 @@ public final class Comparison {
         try (HolderProcess.Started holder = HolderProcess.start(target.uri(), lockName, lease)) {
           start = System.nanoTime();
           holder.signal("KILL");
-          holder.process().waitFor(10, TimeUnit.SECONDS);
+          holder.process().waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
           Lease got = b.lock(lockName).acquire(lease.plusSeconds(60));
           r.crashFreedAfter = Duration.ofNanos(System.nanoTime() - start);
           got.release();

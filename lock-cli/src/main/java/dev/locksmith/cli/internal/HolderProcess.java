@@ -1,10 +1,17 @@
 package dev.locksmith.cli.internal;
 
+import dev.locksmith.Capability;
 import dev.locksmith.Lease;
+import dev.locksmith.LeaseLostException;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,9 +22,11 @@ import java.util.concurrent.TimeUnit;
  * A lock holder in a child JVM, so that a holder can really die ({@code SIGKILL}) or freeze ({@code
  * SIGSTOP}) mid-hold.
  *
- * <p>Protocol on standard output: {@code ACQUIRED <token-or-0>} once it holds the lock, then {@code
- * LOST <reason>} if it is told the lease was lost. It holds until killed or until its standard
- * input closes.
+ * <p>It prints {@code ACQUIRED <token>} (0 without fencing) once it holds the lock, and {@code LOST
+ * <reason>} whenever it is told the lease was lost. Then it obeys lines on standard input: {@code
+ * CHECK} answers {@code VALID true|false}; {@code WRITE} answers {@code WRITE <token>} without
+ * checking anything, as a holder does that checked its lease, was paused, and then wrote; {@code
+ * RELEASE} answers {@code RELEASED} or {@code LOST-AT-RELEASE}. End of input releases and exits.
  */
 public final class HolderProcess {
 
@@ -29,88 +38,148 @@ public final class HolderProcess {
       System.err.println("usage: HolderProcess <uri> <lock-name> <lease-ms>");
       System.exit(2);
     }
+    PrintWriter out =
+        new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
     LockOptions options =
         LockOptions.builder().leaseTime(Duration.ofMillis(Long.parseLong(args[2]))).build();
-    LockClient client = LockClient.open(args[0], options);
-    Lease lease = client.lock(args[1]).acquire(Duration.ofSeconds(30));
-    long token =
-        client.capabilities().contains(dev.locksmith.Capability.FENCING) ? lease.fencingToken() : 0;
-    lease.onLost(
-        (l, why) -> {
-          System.out.println("LOST " + why.reason());
-          System.out.flush();
-        });
-    System.out.println("ACQUIRED " + token);
-    System.out.flush();
-    while (System.in.read() >= 0) {
-      // Hold until the parent closes our input or kills us.
+    try (LockClient client = LockClient.open(args[0], options)) {
+      Lease lease = client.lock(args[1]).acquire(Duration.ofSeconds(30));
+      long token = client.capabilities().contains(Capability.FENCING) ? lease.fencingToken() : 0;
+      lease.onLost((l, why) -> out.println("LOST " + why.reason()));
+      out.println("ACQUIRED " + token);
+      BufferedReader in =
+          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      for (String line = in.readLine(); line != null; line = in.readLine()) {
+        switch (line.trim()) {
+          case "CHECK":
+            out.println("VALID " + lease.isValid());
+            break;
+          case "WRITE":
+            out.println("WRITE " + token);
+            break;
+          case "RELEASE":
+            try {
+              lease.release();
+              out.println("RELEASED");
+            } catch (LeaseLostException e) {
+              out.println("LOST-AT-RELEASE " + e.reason());
+            }
+            break;
+          default:
+            out.println("UNKNOWN " + line);
+        }
+      }
     }
-    lease.release();
-    client.close();
   }
 
   /**
    * Starts a holder of {@code name} on {@code uri} in a child JVM with this JVM's class path and
    * waits until it holds the lock.
-   *
-   * @return the process and the token it reported
    */
   public static Started start(String uri, String name, Duration lease) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
-    cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+    cmd.add("-Xshare:auto");
+    cmd.add("-XX:TieredStopAtLevel=1");
+    cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=error");
     cmd.add(HolderProcess.class.getName());
     cmd.add(uri);
     cmd.add(name);
     cmd.add(Long.toString(lease.toMillis()));
     try {
       Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-      java.io.BufferedReader out =
-          new java.io.BufferedReader(
-              new java.io.InputStreamReader(
-                  p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
-      String line = out.readLine();
+      Started s = new Started(p);
+      String line = s.readLine(Duration.ofSeconds(60));
       if (line == null || !line.startsWith("ACQUIRED ")) {
         p.destroyForcibly();
-        throw new IllegalStateException("holder process did not acquire: " + line);
+        throw new IllegalStateException("the holder process did not acquire; it said: " + line);
       }
-      return new Started(p, Long.parseLong(line.substring("ACQUIRED ".length()).trim()), out);
+      s.token = Long.parseLong(line.substring("ACQUIRED ".length()).trim());
+      return s;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  /** A started holder: its process, its token, and the rest of its output. */
+  /** A started holder: its process, its token, and a line-based conversation with it. */
   public static final class Started implements AutoCloseable {
     private final Process process;
-    private final long token;
-    private final java.io.BufferedReader output;
+    private final BufferedReader output;
+    private final PrintWriter input;
+    private long token;
 
-    Started(Process process, long token, java.io.BufferedReader output) {
+    Started(Process process) {
       this.process = process;
-      this.token = token;
-      this.output = output;
+      this.output =
+          new BufferedReader(
+              new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+      this.input =
+          new PrintWriter(
+              new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8), true);
     }
 
     public Process process() {
       return process;
     }
 
+    /** The fencing token it acquired with (0 without fencing). */
     public long token() {
       return token;
     }
 
-    public java.io.BufferedReader output() {
-      return output;
+    /** Sends a command line. */
+    public void send(String command) {
+      input.println(command);
     }
 
-    /** Sends a signal ({@code KILL}, {@code STOP}, {@code CONT}) to the holder. */
+    /**
+     * The next line it printed, waiting at most {@code timeout}; null if it ended or said nothing.
+     */
+    public String readLine(Duration timeout) throws IOException {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (System.nanoTime() < deadline) {
+        if (output.ready()) {
+          return output.readLine();
+        }
+        if (!process.isAlive() && !output.ready()) {
+          return null;
+        }
+        try {
+          Thread.sleep(5);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return null;
+        }
+      }
+      return null;
+    }
+
+    /**
+     * Reads lines until one starts with {@code prefix}; null if none comes within {@code timeout}.
+     */
+    public String await(String prefix, Duration timeout) throws IOException {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (System.nanoTime() < deadline) {
+        String line = readLine(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+        if (line == null) {
+          return null;
+        }
+        if (line.startsWith(prefix)) {
+          return line;
+        }
+      }
+      return null;
+    }
+
+    /** Sends a signal ({@code KILL}, {@code STOP}, {@code CONT}) to the holder's JVM. */
     public void signal(String sig) {
       try {
         Process kill = new ProcessBuilder("kill", "-" + sig, Long.toString(process.pid())).start();
-        kill.waitFor(10, TimeUnit.SECONDS);
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+          throw new IllegalStateException("kill -" + sig + " " + process.pid() + " failed");
+        }
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       } catch (InterruptedException e) {
@@ -121,7 +190,11 @@ public final class HolderProcess {
     @Override
     public void close() {
       if (process.isAlive()) {
-        signal("CONT");
+        try {
+          signal("CONT");
+        } catch (RuntimeException ignored) {
+          // It may have died between the check and the signal.
+        }
         process.destroyForcibly();
       }
     }
