@@ -175,7 +175,7 @@ final class EngineLock implements DistributedLock {
     Backoff backoff = new Backoff(client.options().backoffMin(), client.options().backoffMax());
     WakeSignal signal = new WakeSignal();
     AutoCloseable subscription = null;
-    boolean waited = false;
+    boolean busySeen = false;
     boolean interruptedMeanwhile = false;
     boolean acquired = false;
     try {
@@ -197,11 +197,11 @@ final class EngineLock implements DistributedLock {
           acquired = true;
           return newLease(who, a, start, startInstant);
         }
+        busySeen = true;
         long remaining = remaining(deadline);
         if (remaining <= 0) {
           return null;
         }
-        waited = true;
         if (subscription == null && client.capabilities().contains(Capability.WAKE_ON_RELEASE)) {
           subscription = subscribe(signal);
           if (subscription != null) {
@@ -223,7 +223,8 @@ final class EngineLock implements DistributedLock {
       if (subscription != null) {
         closeQuietly(subscription);
       }
-      if (waited && !acquired && key.mode() == LockMode.WRITE) {
+      // A busy write attempt may have marked a waiting writer that keeps readers out: clear it.
+      if (busySeen && !acquired && key.mode() == LockMode.WRITE) {
         withdrawQuietly(who);
       }
       if (interruptedMeanwhile) {

@@ -1,7 +1,6 @@
 package dev.locksmith.internal;
 
 import dev.locksmith.Lease;
-import dev.locksmith.LeaseLostException;
 import dev.locksmith.LockTimeoutException;
 import dev.locksmith.MultiLease;
 import dev.locksmith.MultiLock;
@@ -161,11 +160,7 @@ final class EngineMultiLock implements MultiLock {
         }
         released = true;
       }
-      try {
-        releaseReversed(leases);
-      } catch (LeaseLostException e) {
-        throw e;
-      }
+      releaseReversed(leases);
     }
 
     @Override

@@ -76,7 +76,11 @@ final class ThreadLockView implements ThreadOwnedLock {
     }
     // As in java.util.concurrent: a time of zero or less means do not wait.
     long nanos = Math.max(0, unit.toNanos(time));
-    InputRules.wait(java.time.Duration.ofNanos(nanos));
+    if (nanos > dev.locksmith.LockOptions.MAX_WAIT.toNanos()) {
+      // Lock.tryLock accepts any time; beyond the longest bounded wait it means "as long as it
+      // takes".
+      nanos = EngineLock.FOREVER;
+    }
     return took(lock.attempt(nanos, true, owner()));
   }
 
