@@ -340,6 +340,25 @@ class EngineTest {
   }
 
   @Test
+  @DisplayName("a write tryAcquire that finds readers does not keep later readers out")
+  void failedWriteTryDoesNotBlockReaders() {
+    LockClient a = client();
+    LockClient b = client();
+    Lease r1 = a.readWriteLock("rw").readLock().tryAcquire().orElseThrow();
+    assertThat(b.readWriteLock("rw").writeLock().tryAcquire()).isEmpty();
+    assertThat(b.readWriteLock("rw").readLock().tryAcquire()).isPresent();
+    r1.release();
+  }
+
+  @Test
+  @DisplayName("Lock.tryLock with a huge time waits as long as it takes instead of failing")
+  void tryLockHugeTime() throws Exception {
+    ThreadOwnedLock lock = client().lock("huge").asLock();
+    assertThat(lock.tryLock(Long.MAX_VALUE, TimeUnit.DAYS)).isTrue();
+    lock.unlock();
+  }
+
+  @Test
   @DisplayName("bad arguments fail fast with messages that name them")
   void badArguments() {
     LockClient a = client();
