@@ -136,6 +136,88 @@ public final class LockUri {
     return new LockUri(sb.toString(), scheme, body, kept);
   }
 
+  /** The value of option {@code key}, if the URI sets it. */
+  public java.util.Optional<String> option(String key) {
+    return java.util.Optional.ofNullable(options.get(key));
+  }
+
+  /**
+   * Option {@code key} as a duration ({@code 500ms}, {@code 10s}, {@code PT10S}), or {@code
+   * defaultValue} when the URI does not set it.
+   *
+   * @throws IllegalArgumentException if it is not a duration or lies outside {@code [min, max]};
+   *     the message names the option and the URI
+   */
+  public java.time.Duration durationOption(
+      String key, java.time.Duration defaultValue, java.time.Duration min, java.time.Duration max) {
+    String text = options.get(key);
+    if (text == null) {
+      return defaultValue;
+    }
+    java.time.Duration d =
+        dev.locksmith.internal.InputRules.parseDuration("option '" + key + "'", text);
+    if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+      throw new IllegalArgumentException(
+          "option '"
+              + key
+              + "' in lock URI '"
+              + this
+              + "' must be between "
+              + dev.locksmith.internal.InputRules.human(min)
+              + " and "
+              + dev.locksmith.internal.InputRules.human(max)
+              + ", was "
+              + text);
+    }
+    return d;
+  }
+
+  /**
+   * Option {@code key} as {@code true} or {@code false}, or {@code defaultValue} when not set.
+   *
+   * @throws IllegalArgumentException if it is anything else
+   */
+  public boolean booleanOption(String key, boolean defaultValue) {
+    String text = options.get(key);
+    return text == null
+        ? defaultValue
+        : dev.locksmith.internal.InputRules.parseBoolean("option '" + key + "'", text);
+  }
+
+  /**
+   * Option {@code key} as a whole number in {@code [min, max]}, or {@code defaultValue} when not
+   * set.
+   *
+   * @throws IllegalArgumentException if it is not a whole number or out of range
+   */
+  public int intOption(String key, int defaultValue, int min, int max) {
+    String text = options.get(key);
+    if (text == null) {
+      return defaultValue;
+    }
+    int n;
+    try {
+      n = Integer.parseInt(text.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "option '" + key + "' in lock URI '" + this + "' must be a whole number, was " + text, e);
+    }
+    if (n < min || n > max) {
+      throw new IllegalArgumentException(
+          "option '"
+              + key
+              + "' in lock URI '"
+              + this
+              + "' must be between "
+              + min
+              + " and "
+              + max
+              + ", was "
+              + n);
+    }
+    return n;
+  }
+
   /** The options left for the store once the engine took the common ones. */
   public Map<String, String> storeOptions() {
     return options;

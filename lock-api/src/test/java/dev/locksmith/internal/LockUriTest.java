@@ -48,6 +48,27 @@ class LockUriTest {
   }
 
   @Test
+  @DisplayName("typed store options parse, default, and refuse bad values by name")
+  void typedOptions() {
+    LockUri uri = LockUri.parse("redis://h?timeout=250ms&tls=true&nodes=5&bad=x");
+    java.time.Duration lo = java.time.Duration.ofMillis(10);
+    java.time.Duration hi = java.time.Duration.ofMinutes(1);
+    assertThat(uri.durationOption("timeout", hi, lo, hi)).hasMillis(250);
+    assertThat(uri.durationOption("absent", hi, lo, hi)).isEqualTo(hi);
+    assertThat(uri.booleanOption("tls", false)).isTrue();
+    assertThat(uri.intOption("nodes", 3, 1, 9)).isEqualTo(5);
+    assertThatThrownBy(() -> uri.durationOption("timeout", hi, java.time.Duration.ofSeconds(1), hi))
+        .hasMessageContaining("option 'timeout'")
+        .hasMessageContaining("must be between 1000 ms and 60 s, was 250ms");
+    assertThatThrownBy(() -> uri.booleanOption("bad", false))
+        .hasMessageContaining("option 'bad' must be true or false");
+    assertThatThrownBy(() -> uri.intOption("bad", 1, 1, 9))
+        .hasMessageContaining("must be a whole number, was x");
+    assertThatThrownBy(() -> uri.intOption("nodes", 1, 1, 3))
+        .hasMessageContaining("between 1 and 3");
+  }
+
+  @Test
   @DisplayName("repeated options, options without a value and control characters are refused")
   void refusesMalformed() {
     assertThatThrownBy(() -> LockUri.parse("mem:x?a=1&a=2"))
