@@ -1,0 +1,242 @@
+package dev.locksmith.memcached;
+
+import dev.locksmith.LockOptions;
+import dev.locksmith.LockStoreException;
+import dev.locksmith.internal.InputRules;
+import dev.locksmith.spi.LockProvider;
+import dev.locksmith.spi.LockStore;
+import dev.locksmith.spi.LockUri;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
+import net.spy.memcached.ConnectionFactory;
+import net.spy.memcached.ConnectionFactoryBuilder;
+import net.spy.memcached.DefaultHashAlgorithm;
+import net.spy.memcached.FailureMode;
+import net.spy.memcached.MemcachedClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens {@link MemcachedLockStore}s for {@code memcached://host[:port][,host[:port]]…[?options]}.
+ *
+ * <p>The port defaults to 11211; IPv6 hosts go in brackets ({@code memcached://[::1]:11211}).
+ * Options besides the common ones of {@link LockOptions}: {@code operationTimeout} (default {@code
+ * 1s}: how long one memcached call may take before it fails with {@link LockStoreException}) and
+ * {@code fencing} ({@code true} by default; {@code false} turns fencing tokens off, for clients
+ * whose clocks are not kept in step). {@code keyPrefix} defaults to {@value
+ * MemcachedLockStore#DEFAULT_KEY_PREFIX}.
+ *
+ * <p>The spymemcached client it builds speaks the binary protocol, cancels operations for a server
+ * it is not connected to instead of queueing them or sending them to another server ({@link
+ * FailureMode#Cancel}), places keys with ketama consistent hashing and reconnects within a second.
+ * It connects in the background: an unreachable server is reported by the first lock operation as
+ * {@link LockStoreException}, and the client recovers by itself once the server is back.
+ */
+public final class MemcachedLockProvider implements LockProvider {
+
+  /** The option that sets the per-call timeout. */
+  public static final String OPERATION_TIMEOUT = "operationTimeout";
+
+  /** The option that turns fencing tokens on or off. */
+  public static final String FENCING = "fencing";
+
+  /** The port used when a host has none. */
+  public static final int DEFAULT_PORT = 11211;
+
+  private static final Duration DEFAULT_OPERATION_TIMEOUT = Duration.ofSeconds(1);
+  private static final Duration MIN_OPERATION_TIMEOUT = Duration.ofMillis(10);
+  private static final Duration MAX_OPERATION_TIMEOUT = Duration.ofMinutes(1);
+
+  private static final Logger log = LoggerFactory.getLogger(MemcachedLockProvider.class);
+
+  @Override
+  public Set<String> schemes() {
+    return Set.of("memcached");
+  }
+
+  @Override
+  public Set<String> options() {
+    return Set.of(OPERATION_TIMEOUT, FENCING);
+  }
+
+  @Override
+  public LockStore open(LockUri uri, LockOptions options) {
+    List<InetSocketAddress> servers = servers(uri);
+    Map<String, String> opts = uri.storeOptions();
+    Duration timeout = DEFAULT_OPERATION_TIMEOUT;
+    if (opts.containsKey(OPERATION_TIMEOUT)) {
+      timeout = InputRules.parseDuration(OPERATION_TIMEOUT, opts.get(OPERATION_TIMEOUT));
+      if (timeout.compareTo(MIN_OPERATION_TIMEOUT) < 0
+          || timeout.compareTo(MAX_OPERATION_TIMEOUT) > 0) {
+        throw new IllegalArgumentException(
+            OPERATION_TIMEOUT
+                + " must be between 10 ms and 1 minute, was "
+                + InputRules.human(timeout)
+                + " in lock URI '"
+                + uri
+                + "'");
+      }
+    }
+    boolean fencing =
+        !opts.containsKey(FENCING) || InputRules.parseBoolean(FENCING, opts.get(FENCING));
+    String prefix = options.keyPrefix().orElse(MemcachedLockStore.DEFAULT_KEY_PREFIX);
+    String description =
+        "memcached://"
+            + servers.stream()
+                .map(a -> hostText(a) + ":" + a.getPort())
+                .collect(Collectors.joining(","));
+
+    MemcachedClient client;
+    try {
+      client = new MemcachedClient(connectionFactory(timeout), servers);
+    } catch (IOException | RuntimeException e) {
+      throw new LockStoreException("could not create a memcached client for " + description, e);
+    }
+    try {
+      awaitConnections(client, servers.size(), timeout);
+      return new MemcachedLockStore(client, prefix, fencing, true, description);
+    } catch (RuntimeException e) {
+      client.shutdown();
+      throw e;
+    }
+  }
+
+  /**
+   * The connection settings a lock needs: binary protocol (for delete-with-CAS), a short operation
+   * timeout, and {@link FailureMode#Cancel}, because sending a lock operation to another server
+   * when its own is down would let a second holder in, and queueing it would hang the caller.
+   */
+  static ConnectionFactory connectionFactory(Duration operationTimeout) {
+    long millis = operationTimeout.toMillis();
+    return new ConnectionFactoryBuilder()
+        .setProtocol(ConnectionFactoryBuilder.Protocol.BINARY)
+        .setFailureMode(FailureMode.Cancel)
+        .setLocatorType(ConnectionFactoryBuilder.Locator.CONSISTENT)
+        .setHashAlg(DefaultHashAlgorithm.KETAMA_HASH)
+        .setOpTimeout(millis)
+        .setOpQueueMaxBlockTime(millis)
+        // Seconds: retry a lost connection at least every second so the client recovers quickly.
+        .setMaxReconnectDelay(1)
+        // A server that stopped answering is dropped and reconnected after a few timeouts.
+        .setTimeoutExceptionThreshold(4)
+        .setDaemon(true)
+        .build();
+  }
+
+  /**
+   * Waits up to {@code timeout} for the first connections, so the first lock operation is not
+   * cancelled merely because connecting was still in progress. A server that stays unreachable is
+   * not an error here: operations on its keys fail until it is back.
+   */
+  private static void awaitConnections(MemcachedClient client, int servers, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (client.getAvailableServers().size() < servers && System.nanoTime() - deadline < 0) {
+      LockSupport.parkNanos(2_000_000L);
+    }
+    if (client.getAvailableServers().size() < servers) {
+      log.warn(
+          "memcached servers {} are not reachable yet; locks on their keys fail until they are",
+          client.getUnavailableServers());
+    }
+  }
+
+  /** Parses the host list of {@code uri}. */
+  static List<InetSocketAddress> servers(LockUri uri) {
+    String body = uri.body();
+    if (!body.startsWith("//")) {
+      throw new IllegalArgumentException(
+          "lock URI '" + uri + "' must look like memcached://host:11211[,host2:11211]");
+    }
+    String hosts = body.substring(2);
+    if (hosts.endsWith("/")) {
+      hosts = hosts.substring(0, hosts.length() - 1);
+    }
+    if (hosts.contains("/") || hosts.contains("#")) {
+      throw new IllegalArgumentException(
+          "lock URI '"
+              + uri
+              + "' has a path or fragment; memcached has no databases, write"
+              + " memcached://host:11211[,host2:11211]");
+    }
+    if (hosts.contains("@")) {
+      throw new IllegalArgumentException(
+          "lock URI '"
+              + uri
+              + "' has user info; SASL is not configured through the URI: build a MemcachedClient"
+              + " with an AuthDescriptor and use new MemcachedLockStore(client)");
+    }
+    if (hosts.isEmpty()) {
+      throw new IllegalArgumentException(
+          "lock URI '" + uri + "' names no server; write memcached://host:11211");
+    }
+    List<InetSocketAddress> out = new ArrayList<>();
+    for (String part : hosts.split(",", -1)) {
+      out.add(server(uri, part.strip()));
+    }
+    if (out.size() != out.stream().distinct().count()) {
+      throw new IllegalArgumentException("lock URI '" + uri + "' names a server twice");
+    }
+    return out;
+  }
+
+  private static InetSocketAddress server(LockUri uri, String part) {
+    if (part.isEmpty()) {
+      throw new IllegalArgumentException("lock URI '" + uri + "' has an empty server entry");
+    }
+    String host;
+    String port = null;
+    if (part.startsWith("[")) {
+      int close = part.indexOf(']');
+      if (close < 0) {
+        throw new IllegalArgumentException(
+            "lock URI '" + uri + "' has an unclosed IPv6 bracket in '" + part + "'");
+      }
+      host = part.substring(1, close);
+      String rest = part.substring(close + 1);
+      if (!rest.isEmpty()) {
+        if (!rest.startsWith(":")) {
+          throw new IllegalArgumentException(
+              "lock URI '" + uri + "' has junk after the IPv6 address in '" + part + "'");
+        }
+        port = rest.substring(1);
+      }
+    } else {
+      int colon = part.lastIndexOf(':');
+      if (colon >= 0 && part.indexOf(':') != colon) {
+        throw new IllegalArgumentException(
+            "lock URI '" + uri + "': put IPv6 addresses in brackets, as in [::1]:11211");
+      }
+      host = colon < 0 ? part : part.substring(0, colon);
+      port = colon < 0 ? null : part.substring(colon + 1);
+    }
+    if (host.isEmpty()) {
+      throw new IllegalArgumentException(
+          "lock URI '" + uri + "' has an empty host in '" + part + "'");
+    }
+    int p = DEFAULT_PORT;
+    if (port != null) {
+      try {
+        p = Integer.parseInt(port);
+      } catch (NumberFormatException e) {
+        p = -1;
+      }
+      if (p < 1 || p > 65535) {
+        throw new IllegalArgumentException(
+            "lock URI '" + uri + "' has port '" + port + "'; a port is a number from 1 to 65535");
+      }
+    }
+    return new InetSocketAddress(host, p);
+  }
+
+  private static String hostText(InetSocketAddress a) {
+    String h = a.getHostString();
+    return h.contains(":") ? "[" + h + "]" : h;
+  }
+}

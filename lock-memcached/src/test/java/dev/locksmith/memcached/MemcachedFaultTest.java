@@ -1,0 +1,271 @@
+package dev.locksmith.memcached;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.Lease;
+import dev.locksmith.LeaseLostException;
+import dev.locksmith.LockClient;
+import dev.locksmith.LockOptions;
+import dev.locksmith.LockStoreException;
+import dev.locksmith.spi.LockUri;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import net.spy.memcached.MemcachedClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What happens to held locks when memcached is paused, killed, flushed, runs out of memory, or one
+ * of several servers dies: each against real memcached processes started for the test.
+ */
+class MemcachedFaultTest {
+
+  private static final Duration SLACK = Duration.ofSeconds(2);
+
+  private final List<AutoCloseable> toClose = new ArrayList<>();
+
+  @AfterEach
+  void closeAll() throws Exception {
+    // Clients first, servers last (they were registered first).
+    for (int i = toClose.size() - 1; i >= 0; i--) {
+      try {
+        toClose.get(i).close();
+      } catch (RuntimeException e) {
+        // A client of a broken server may fail to release; its items expire or die with it.
+      }
+    }
+  }
+
+  private MemcachedServer server(int megabytes) {
+    MemcachedServer s = MemcachedServer.start(megabytes);
+    toClose.add(s);
+    return s;
+  }
+
+  private LockClient client(String uri) {
+    LockClient c = LockClient.open(uri, LockOptions.defaults());
+    toClose.add(c);
+    return c;
+  }
+
+  @Test
+  @DisplayName(
+      "memcached SIGSTOPped past the lease: the holder's renewals fail, onLost fires, acquires"
+          + " fail with LockStoreException; after SIGCONT another client takes the lock")
+  void pausedPastLease() {
+    MemcachedServer server = server(64);
+    LockClient a = client(server.uri());
+    LockClient b = client(server.uri());
+    Duration lease = Duration.ofSeconds(2);
+    AtomicReference<LeaseLostException> lost = new AtomicReference<>();
+    Lease held =
+        a.lock("paused")
+            .withLeaseTime(lease)
+            .tryAcquire()
+            .orElseThrow()
+            .onLost((l, why) -> lost.set(why));
+    long heldToken = held.fencingToken();
+    server.pause();
+    try {
+      assertThatThrownBy(() -> b.lock("paused").tryAcquire())
+          .isInstanceOf(LockStoreException.class)
+          .hasMessageContaining("timed out");
+      await()
+          .atMost(lease.plus(SLACK))
+          .pollInterval(Duration.ofMillis(10))
+          .until(() -> lost.get() != null);
+      assertThat(held.isValid()).isFalse();
+    } finally {
+      server.resume();
+    }
+    Lease next =
+        await()
+            .atMost(Duration.ofSeconds(3).plus(lease).plus(SLACK))
+            .pollInterval(Duration.ofMillis(50))
+            .ignoreExceptions()
+            .until(() -> b.lock("paused").tryAcquire(), Optional::isPresent)
+            .orElseThrow();
+    assertThat(next.fencingToken()).isGreaterThan(heldToken);
+    assertThatThrownBy(held::release).isInstanceOf(LeaseLostException.class);
+    next.release();
+  }
+
+  @Test
+  @DisplayName(
+      "memcached killed and restarted: the restart forgets the lock, another client can take it"
+          + " at once with a greater token, and the old holder learns at its next renewal")
+  void killedAndRestarted() {
+    MemcachedServer server = server(64);
+    LockClient a = client(server.uri());
+    LockClient b = client(server.uri());
+    AtomicReference<LeaseLostException> lost = new AtomicReference<>();
+    Lease held =
+        a.lock("restart")
+            .withLeaseTime(Duration.ofSeconds(3))
+            .tryAcquire()
+            .orElseThrow()
+            .onLost((l, why) -> lost.set(why));
+    long heldToken = held.fencingToken();
+    server.kill();
+    assertThatThrownBy(() -> b.lock("restart").tryAcquire()).isInstanceOf(LockStoreException.class);
+    server.restart();
+    Lease next =
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(50))
+            .ignoreExceptions()
+            .until(() -> b.lock("restart").tryAcquire(), Optional::isPresent)
+            .orElseThrow();
+    // This is the hazard of a store without persistence: two holders until the old one renews.
+    assertThat(next.fencingToken()).isGreaterThan(heldToken);
+    await()
+        .atMost(Duration.ofSeconds(3).plus(SLACK))
+        .pollInterval(Duration.ofMillis(10))
+        .until(() -> lost.get() != null);
+    assertThat(held.isValid()).isFalse();
+    next.release();
+  }
+
+  @Test
+  @DisplayName("flush_all drops the lock: the next renewal notices and onLost fires before expiry")
+  void flushAllIsNoticedAtRenewal() {
+    MemcachedServer server = server(64);
+    LockClient a = client(server.uri());
+    Duration lease = Duration.ofSeconds(6);
+    AtomicReference<LeaseLostException> lost = new AtomicReference<>();
+    long start = System.nanoTime();
+    Lease held =
+        a.lock("flushed")
+            .withLeaseTime(lease)
+            .tryAcquire()
+            .orElseThrow()
+            .onLost((l, why) -> lost.set(why));
+    server.flushAll();
+    // Renewal runs every lease/3 = 2 s; it must find the item gone well before the lease ends.
+    await()
+        .atMost(lease.dividedBy(3).plus(SLACK))
+        .pollInterval(Duration.ofMillis(10))
+        .until(() -> lost.get() != null);
+    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+        .isLessThan(lease.toMillis());
+    assertThat(lost.get().getMessage()).contains("no longer holds it");
+    assertThat(held.isValid()).isFalse();
+  }
+
+  @Test
+  @DisplayName(
+      "eviction under a tiny memory limit drops the lock: the next renewal notices, onLost fires")
+  void evictionIsNoticedAtRenewal() throws Exception {
+    MemcachedServer server = server(2);
+    LockClient a = client(server.uri());
+    Duration lease = Duration.ofSeconds(6);
+    AtomicReference<LeaseLostException> lost = new AtomicReference<>();
+    Lease held =
+        a.lock("evicted")
+            .withLeaseTime(lease)
+            .tryAcquire()
+            .orElseThrow()
+            .onLost((l, why) -> lost.set(why));
+    MemcachedClient filler =
+        new MemcachedClient(
+            MemcachedLockProvider.connectionFactory(Duration.ofSeconds(2)),
+            List.of(new InetSocketAddress("127.0.0.1", server.port())));
+    toClose.add(filler::shutdown);
+    // Items the size of a lock record, so they compete in the lock item's slab class.
+    String value = "x".repeat(80);
+    int written = 0;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (lost.get() == null && System.nanoTime() - deadline < 0) {
+      List<Future<Boolean>> batch = new ArrayList<>();
+      for (int i = 0; i < 2000; i++) {
+        batch.add(filler.set("fill:" + written++, 3600, value));
+      }
+      for (Future<Boolean> f : batch) {
+        f.get(5, TimeUnit.SECONDS);
+      }
+    }
+    assertThat(server.stat("evictions")).as("evictions").isPositive();
+    assertThat(lost.get()).as("onLost after %d filler items", written).isNotNull();
+    assertThat(lost.get().getMessage()).contains("no longer holds it");
+    assertThat(held.isValid()).isFalse();
+  }
+
+  @Test
+  @DisplayName(
+      "several servers: a dead server's locks fail fast (no remap in Cancel mode), other servers"
+          + " keep working, and a client whose server list lacks the dead one admits a second"
+          + " holder")
+  void deadServerOfSeveral() {
+    MemcachedServer s1 = server(64);
+    MemcachedServer s2 = server(64);
+    String both = "memcached://" + s1.address() + "," + s2.address();
+    LockClient a = client(both);
+    LockClient b = client(both);
+    MemcachedLockStore probe = storeFor(both);
+    String onS1 = nameOn(probe, s1.port(), "on-s1-");
+    String onS2 = nameOn(probe, s2.port(), "on-s2-");
+    Duration lease = Duration.ofSeconds(4);
+    AtomicReference<LeaseLostException> lost = new AtomicReference<>();
+    Lease held1 =
+        a.lock(onS1)
+            .withLeaseTime(lease)
+            .tryAcquire()
+            .orElseThrow()
+            .onLost((l, why) -> lost.set(why));
+    Lease held2 = a.lock(onS2).withLeaseTime(lease).tryAcquire().orElseThrow();
+
+    s1.kill();
+    // The client does not send s1's keys elsewhere: they fail, so no second holder through it.
+    assertThatThrownBy(() -> b.lock(onS1).tryAcquire()).isInstanceOf(LockStoreException.class);
+    // s2's locks are untouched.
+    assertThat(b.lock(onS2).tryAcquire()).isEmpty();
+
+    // A client configured with the surviving server only (an operator removed the dead one, or a
+    // deployment with another server list) maps the name to s2 and takes it: two holders.
+    LockClient c = client("memcached://" + s2.address());
+    Lease second = c.lock(onS1).withLeaseTime(lease).tryAcquire().orElseThrow();
+    assertThat(held1.isValid()).as("the first holder's lease, by its own clock").isTrue();
+    assertThat(second.isValid()).isTrue();
+
+    // The first holder cannot renew on the dead server and is told when its lease runs out.
+    await()
+        .atMost(lease.plus(SLACK))
+        .pollInterval(Duration.ofMillis(10))
+        .until(() -> lost.get() != null);
+    assertThat(held1.isValid()).isFalse();
+    assertThat(held2.isValid()).as("the lock on the live server").isTrue();
+    second.release();
+    held2.release();
+  }
+
+  private MemcachedLockStore storeFor(String uri) {
+    MemcachedLockStore s =
+        (MemcachedLockStore)
+            new MemcachedLockProvider().open(LockUri.parse(uri), LockOptions.defaults());
+    toClose.add(s);
+    return s;
+  }
+
+  /** A lock name whose item the client places on the server at {@code port}. */
+  private static String nameOn(MemcachedLockStore store, int port, String stem) {
+    for (int i = 0; i < 10_000; i++) {
+      String name = stem + i;
+      SocketAddress at =
+          store.client().getNodeLocator().getPrimary(store.lockKey(name)).getSocketAddress();
+      if (at instanceof InetSocketAddress && ((InetSocketAddress) at).getPort() == port) {
+        return name;
+      }
+    }
+    throw new AssertionError("no name among 10000 hashes to port " + port);
+  }
+}
