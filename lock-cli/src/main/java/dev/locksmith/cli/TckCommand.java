@@ -80,7 +80,8 @@ final class TckCommand implements Callable<Integer> {
     System.out.println();
     s.printFailuresTo(new PrintWriter(System.out, true), 5);
     System.out.printf(
-        "%d tests: %d passed, %d failed, %d skipped (capabilities the store does not declare) in %.0f s%n",
+        "%d tests: %d passed, %d failed, %d skipped (undeclared capabilities, faults a live store"
+            + " cannot take) in %.0f s%n",
         s.getTestsFoundCount(),
         s.getTestsSucceededCount(),
         s.getTestsFailedCount(),
@@ -98,8 +99,15 @@ final class TckCommand implements Callable<Integer> {
       if (!id.isTest()) {
         return;
       }
-      String mark = result.getStatus() == Status.SUCCESSFUL ? "ok  " : "FAIL";
-      System.out.printf("%4d %s %s%n", done.incrementAndGet(), mark, id.getDisplayName());
+      String mark =
+          result.getStatus() == Status.SUCCESSFUL
+              ? "ok  "
+              : result.getStatus() == Status.ABORTED ? "skip" : "FAIL";
+      String why =
+          result.getStatus() == Status.ABORTED
+              ? result.getThrowable().map(t -> " (" + t.getMessage() + ")").orElse("")
+              : "";
+      System.out.printf("%4d %s %s%s%n", done.incrementAndGet(), mark, id.getDisplayName(), why);
     }
 
     @Override
