@@ -2,7 +2,6 @@ package dev.locksmith.memcached;
 
 import dev.locksmith.LockOptions;
 import dev.locksmith.LockStoreException;
-import dev.locksmith.internal.InputRules;
 import dev.locksmith.spi.LockProvider;
 import dev.locksmith.spi.LockStore;
 import dev.locksmith.spi.LockUri;
@@ -11,7 +10,6 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
@@ -69,23 +67,13 @@ public final class MemcachedLockProvider implements LockProvider {
   @Override
   public LockStore open(LockUri uri, LockOptions options) {
     List<InetSocketAddress> servers = servers(uri);
-    Map<String, String> opts = uri.storeOptions();
-    Duration timeout = DEFAULT_OPERATION_TIMEOUT;
-    if (opts.containsKey(OPERATION_TIMEOUT)) {
-      timeout = InputRules.parseDuration(OPERATION_TIMEOUT, opts.get(OPERATION_TIMEOUT));
-      if (timeout.compareTo(MIN_OPERATION_TIMEOUT) < 0
-          || timeout.compareTo(MAX_OPERATION_TIMEOUT) > 0) {
-        throw new IllegalArgumentException(
-            OPERATION_TIMEOUT
-                + " must be between 10 ms and 1 minute, was "
-                + InputRules.human(timeout)
-                + " in lock URI '"
-                + uri
-                + "'");
-      }
-    }
-    boolean fencing =
-        !opts.containsKey(FENCING) || InputRules.parseBoolean(FENCING, opts.get(FENCING));
+    Duration timeout =
+        uri.durationOption(
+            OPERATION_TIMEOUT,
+            DEFAULT_OPERATION_TIMEOUT,
+            MIN_OPERATION_TIMEOUT,
+            MAX_OPERATION_TIMEOUT);
+    boolean fencing = uri.booleanOption(FENCING, true);
     String prefix = options.keyPrefix().orElse(MemcachedLockStore.DEFAULT_KEY_PREFIX);
     String description =
         "memcached://"
