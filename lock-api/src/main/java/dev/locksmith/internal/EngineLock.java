@@ -254,9 +254,9 @@ final class EngineLock implements DistributedLock {
       while (true) {
         long start = System.nanoTime();
         Instant startInstant = client.options().clock().instant();
-        queued.awaitChange(signal::signal);
         Acquisition a;
         try {
+          queued.awaitChange(signal::signal);
           a = queued.poll();
         } catch (RuntimeException e) {
           throw asStoreException("acquire", e);

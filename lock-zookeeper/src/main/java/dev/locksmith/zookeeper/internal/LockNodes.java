@@ -1,0 +1,155 @@
+package dev.locksmith.zookeeper.internal;
+
+import dev.locksmith.spi.LockMode;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How lock names and queue nodes are laid out in ZooKeeper.
+ *
+ * <p>A lock called {@code name} lives under {@code base/<encoded name>}; its queue is the ephemeral
+ * sequential children {@code lock-N} (exclusive lock), {@code read-N} and {@code write-N}
+ * (read-write lock). Exclusive and read-write nodes share the parent and its sequence counter but
+ * never look at each other's nodes, so the two locks of one name are independent. Curator's
+ * protection prefix ({@code _c_<uuid>-}) may precede the kind.
+ */
+public final class LockNodes {
+
+  /** The kind prefix of exclusive lock nodes. */
+  public static final String EXCLUSIVE = "lock-";
+
+  /** The kind prefix of read nodes. */
+  public static final String READ = "read-";
+
+  /** The kind prefix of write nodes. */
+  public static final String WRITE = "write-";
+
+  private static final int SEQUENCE_DIGITS = 10;
+
+  private LockNodes() {}
+
+  /** The node kind prefix for {@code mode}. */
+  public static String kindOf(LockMode mode) {
+    switch (mode) {
+      case EXCLUSIVE:
+        return EXCLUSIVE;
+      case READ:
+        return READ;
+      default:
+        return WRITE;
+    }
+  }
+
+  /**
+   * Encodes {@code name} as one path component: UTF-8 bytes outside {@code [A-Za-z0-9._~-]} become
+   * {@code %XX}, so that slashes, control-like and reserved characters never reach a path, and a
+   * name of only dots (which ZooKeeper refuses as a component) has its dots encoded too.
+   */
+  public static String encode(String name) {
+    byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+    boolean onlyDots = !name.isEmpty() && name.chars().allMatch(c -> c == '.');
+    StringBuilder sb = new StringBuilder(bytes.length + 8);
+    for (byte b : bytes) {
+      int c = b & 0xff;
+      boolean plain =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '-'
+              || c == '_'
+              || c == '~'
+              || (c == '.' && !onlyDots);
+      if (plain) {
+        sb.append((char) c);
+      } else {
+        sb.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)));
+        sb.append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
+      }
+    }
+    return sb.toString();
+  }
+
+  /**
+   * The owner tag put in a node's name: 16 hex digits of the SHA-256 of the owner id, so that a
+   * waiter can tell which earlier nodes belong to its own owner without reading them (a match is
+   * confirmed from the node's data).
+   */
+  public static String ownerTag(String owner) {
+    try {
+      byte[] d =
+          java.security.MessageDigest.getInstance("SHA-256")
+              .digest(owner.getBytes(StandardCharsets.UTF_8));
+      StringBuilder sb = new StringBuilder(16);
+      for (int i = 0; i < 8; i++) {
+        sb.append(Character.forDigit((d[i] >> 4) & 0xf, 16))
+            .append(Character.forDigit(d[i] & 0xf, 16));
+      }
+      return sb.toString();
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
+  }
+
+  /** The name prefix (before the sequence number) of a node of {@code mode} for {@code owner}. */
+  public static String prefix(LockMode mode, String owner) {
+    return kindOf(mode) + ownerTag(owner) + "-";
+  }
+
+  /** A queue node: its child name, kind prefix, owner tag and sequence number. */
+  public record QueueNode(String name, String kind, String ownerTag, long sequence) {
+
+    /** Whether this is a write node. */
+    public boolean isWrite() {
+      return WRITE.equals(kind);
+    }
+  }
+
+  /** Parses a child name, or returns null if it is not a queue node. */
+  public static @Nullable QueueNode parse(String child) {
+    int len = child.length();
+    if (len <= SEQUENCE_DIGITS) {
+      return null;
+    }
+    String digits = child.substring(len - SEQUENCE_DIGITS);
+    long sequence;
+    try {
+      sequence = Long.parseLong(digits);
+    } catch (NumberFormatException e) {
+      return null;
+    }
+    // [_c_<uuid>-]<kind><16 hex owner tag>-<10 digit sequence>
+    int tagEnd = len - SEQUENCE_DIGITS - 1;
+    int tagStart = tagEnd - 16;
+    if (tagStart < 0 || child.charAt(tagEnd) != '-') {
+      return null;
+    }
+    String tag = child.substring(tagStart, tagEnd);
+    String head = child.substring(0, tagStart);
+    for (String kind : new String[] {EXCLUSIVE, READ, WRITE}) {
+      if (head.endsWith(kind)) {
+        return new QueueNode(child, kind, tag, sequence);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The queue of one lock, in sequence order: the exclusive nodes for {@link LockMode#EXCLUSIVE},
+   * the read and write nodes otherwise.
+   */
+  public static List<QueueNode> queue(List<String> children, LockMode mode) {
+    boolean exclusive = mode == LockMode.EXCLUSIVE;
+    List<QueueNode> queue = new ArrayList<>();
+    for (String child : children) {
+      QueueNode node = parse(child);
+      if (node != null && EXCLUSIVE.equals(node.kind()) == exclusive) {
+        queue.add(node);
+      }
+    }
+    queue.sort(Comparator.comparingLong(QueueNode::sequence));
+    return queue;
+  }
+}

@@ -1,0 +1,479 @@
+package dev.locksmith.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.Capability;
+import dev.locksmith.DistributedLock;
+import dev.locksmith.DistributedReadWriteLock;
+import dev.locksmith.Lease;
+import dev.locksmith.LeaseLostException;
+import dev.locksmith.LeaseLostListener;
+import dev.locksmith.LockClient;
+import dev.locksmith.LockOptions;
+import dev.locksmith.LockStoreException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** The ZooKeeper store's own promises, on a real (in-process) ZooKeeper server. */
+class ZooKeeperLockStoreTest {
+
+  private static TestingServer server;
+
+  private final List<AutoCloseable> toClose = new ArrayList<>();
+  private final ExecutorService pool = Executors.newCachedThreadPool();
+
+  @BeforeAll
+  static void startServer() throws Exception {
+    server = ZooKeeperServers.server();
+  }
+
+  @AfterAll
+  static void stopServer() throws Exception {
+    server.close();
+  }
+
+  @AfterEach
+  void closeAll() throws Exception {
+    pool.shutdownNow();
+    Collections.reverse(toClose);
+    for (AutoCloseable c : toClose) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        // Best effort: some tests break their clients on purpose.
+      }
+    }
+  }
+
+  private String uri(String base) {
+    return "zookeeper://127.0.0.1:" + server.getPort() + base + "?sessionTimeout=5s";
+  }
+
+  private LockClient client(String base) {
+    LockClient c = LockClient.open(uri(base));
+    toClose.add(c);
+    return c;
+  }
+
+  private CuratorFramework curator() throws Exception {
+    CuratorFramework c = ZooKeeperServers.curator(server.getConnectString(), Duration.ofSeconds(5));
+    toClose.add(c);
+    return c;
+  }
+
+  @Test
+  @DisplayName("a lock excludes other clients, and the next holder's fencing token is greater")
+  void excludesAndFences() throws Exception {
+    LockClient a = client("/t/exclude");
+    LockClient b = client("/t/exclude");
+    assertThat(a.capabilities())
+        .contains(
+            Capability.FAIR_QUEUE,
+            Capability.SESSION_BOUND,
+            Capability.FENCING,
+            Capability.READ_WRITE);
+
+    Lease first = a.lock("orders/42").acquire(Duration.ofSeconds(5));
+    assertThat(first.expiresAt()).isEqualTo(Instant.MAX);
+    assertThat(b.lock("orders/42").tryAcquire()).isEmpty();
+    assertThat(b.lock("orders/42").tryAcquire(Duration.ofMillis(200))).isEmpty();
+    assertThat(b.lock("orders/42").isLocked()).isTrue();
+    first.extend(Duration.ofSeconds(1)); // Session bound: only checks the hold.
+    first.release();
+
+    Lease second = b.lock("orders/42").acquire(Duration.ofSeconds(5));
+    assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
+    second.release();
+    assertThat(a.lock("orders/42").isLocked()).isFalse();
+  }
+
+  @Test
+  @DisplayName("fencing tokens keep rising after the lock's parent node was deleted and re-created")
+  void tokensSurviveParentRecreation() throws Exception {
+    LockClient a = client("/t/fence");
+    CuratorFramework admin = curator();
+    long previous = 0;
+    for (int i = 0; i < 5; i++) {
+      Lease lease = a.lock("recreated").acquire(Duration.ofSeconds(5));
+      assertThat(lease.fencingToken()).isGreaterThan(previous);
+      previous = lease.fencingToken();
+      lease.release();
+      // The parent is deleted when empty, so the sequence suffix restarts at 0 every time.
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> admin.checkExists().forPath("/t/fence/recreated") == null);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "the same owner re-enters with the same token, and the lock frees after the last release")
+  void reentrant() throws Exception {
+    LockClient a = client("/t/reenter");
+    LockClient b = client("/t/reenter");
+    DistributedLock mine = a.lock("r").withOwner("worker-1");
+    Lease outer = mine.acquire(Duration.ofSeconds(5));
+    Lease inner = mine.acquire(Duration.ofSeconds(5));
+    assertThat(inner.fencingToken()).isEqualTo(outer.fencingToken());
+    inner.release();
+    assertThat(b.lock("r").tryAcquire()).isEmpty();
+    outer.release();
+    Optional<Lease> other = b.lock("r").tryAcquire();
+    assertThat(other).isPresent();
+    other.get().release();
+  }
+
+  @Test
+  @DisplayName(
+      "the same owner id on another client (another session) shares the hold and its token; the"
+          + " lock frees only after both release")
+  void sameOwnerOtherSessionShares() throws Exception {
+    LockClient a = client("/t/owner");
+    LockClient b = client("/t/owner");
+    LockClient c = client("/t/owner");
+    Lease first = a.lock("o").withOwner("shared-id").acquire(Duration.ofSeconds(5));
+    assertThat(c.lock("o").withOwner("other-id").tryAcquire()).isEmpty();
+    Lease second = b.lock("o").withOwner("shared-id").tryAcquire().orElseThrow();
+    assertThat(second.fencingToken()).isEqualTo(first.fencingToken());
+    first.release();
+    assertThat(c.lock("o").tryAcquire()).isEmpty();
+    second.release();
+    Optional<Lease> after = c.lock("o").tryAcquire();
+    assertThat(after).isPresent();
+    assertThat(after.get().fencingToken()).isGreaterThan(first.fencingToken());
+    after.get().release();
+  }
+
+  @Test
+  @DisplayName("waiters are served in the order they queued (FIFO)")
+  void fifo() throws Exception {
+    LockClient holder = client("/t/fifo");
+    CuratorFramework admin = curator();
+    Lease lease = holder.lock("q").acquire(Duration.ofSeconds(5));
+    List<Integer> order = new CopyOnWriteArrayList<>();
+    List<Future<?>> waiters = new ArrayList<>();
+    int n = 6;
+    for (int i = 0; i < n; i++) {
+      int id = i;
+      LockClient c = client("/t/fifo");
+      waiters.add(
+          pool.submit(
+              () -> {
+                try (Lease l = c.lock("q").acquire(Duration.ofSeconds(30))) {
+                  order.add(id);
+                  Thread.sleep(20); // Hold briefly so that a barging waiter would show.
+                }
+                return null;
+              }));
+      // Queue strictly one after another: wait until this waiter's node is in the queue.
+      int expected = i + 2;
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> admin.getChildren().forPath("/t/fifo/q").size() == expected);
+    }
+    lease.release();
+    for (Future<?> f : waiters) {
+      f.get(30, TimeUnit.SECONDS);
+    }
+    assertThat(order).containsExactly(0, 1, 2, 3, 4, 5);
+  }
+
+  @Test
+  @DisplayName("many clients contending never hold one lock at the same time")
+  void mutualExclusionUnderContention() throws Exception {
+    AtomicInteger inside = new AtomicInteger();
+    AtomicInteger maxInside = new AtomicInteger();
+    AtomicInteger entries = new AtomicInteger();
+    List<Long> tokens = new CopyOnWriteArrayList<>();
+    List<Future<?>> workers = new ArrayList<>();
+    for (int t = 0; t < 6; t++) {
+      LockClient c = client("/t/contend");
+      workers.add(
+          pool.submit(
+              () -> {
+                for (int i = 0; i < 15; i++) {
+                  boolean queued = i % 2 == 0;
+                  Optional<Lease> maybe =
+                      queued
+                          ? Optional.of(c.lock("hot").acquire(Duration.ofSeconds(30)))
+                          : c.lock("hot").tryAcquire();
+                  if (maybe.isEmpty()) {
+                    continue;
+                  }
+                  try (Lease l = maybe.get()) {
+                    int now = inside.incrementAndGet();
+                    maxInside.accumulateAndGet(now, Math::max);
+                    tokens.add(l.fencingToken());
+                    entries.incrementAndGet();
+                    inside.decrementAndGet();
+                  }
+                }
+                return null;
+              }));
+    }
+    for (Future<?> f : workers) {
+      f.get(90, TimeUnit.SECONDS);
+    }
+    assertThat(maxInside.get()).isEqualTo(1);
+    assertThat(entries.get()).isGreaterThanOrEqualTo(6 * 8);
+    assertThat(tokens).isSorted().doesNotHaveDuplicates();
+  }
+
+  @Test
+  @DisplayName("readers share, a writer excludes them, and a queued writer keeps new readers out")
+  void readWrite() throws Exception {
+    LockClient a = client("/t/rw");
+    LockClient b = client("/t/rw");
+    LockClient c = client("/t/rw");
+    CuratorFramework admin = curator();
+    DistributedReadWriteLock rwA = a.readWriteLock("doc");
+    DistributedReadWriteLock rwB = b.readWriteLock("doc");
+    DistributedReadWriteLock rwC = c.readWriteLock("doc");
+
+    Lease r1 = rwA.readLock().acquire(Duration.ofSeconds(5));
+    Lease r2 = rwB.readLock().acquire(Duration.ofSeconds(5));
+    assertThat(r2.fencingToken()).isEqualTo(r1.fencingToken());
+    assertThat(rwC.writeLock().tryAcquire()).isEmpty();
+
+    // A writer queues behind the readers; a reader arriving after it must wait for it.
+    Future<Long> writer =
+        pool.submit(
+            () -> {
+              try (Lease w = rwC.writeLock().acquire(Duration.ofSeconds(30))) {
+                return w.fencingToken();
+              }
+            });
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> admin.getChildren().forPath("/t/rw/doc").size() == 3);
+    assertThat(rwA.readLock().withOwner("late-reader").tryAcquire()).isEmpty();
+    // The exclusive lock of the same name is independent.
+    Optional<Lease> exclusive = a.lock("doc").tryAcquire();
+    assertThat(exclusive).isPresent();
+    exclusive.get().release();
+
+    r1.release();
+    r2.release();
+    long writerToken = writer.get(30, TimeUnit.SECONDS);
+    assertThat(writerToken).isGreaterThan(r1.fencingToken());
+    // Readers after the writer share a token at least the writer's (the last writer's token, or
+    // the czxid of the lock's parent if it was removed when empty and created again since).
+    Lease r3 = rwA.readLock().acquire(Duration.ofSeconds(5));
+    Lease r4 = rwB.readLock().acquire(Duration.ofSeconds(5));
+    assertThat(r3.fencingToken()).isGreaterThanOrEqualTo(writerToken);
+    assertThat(r4.fencingToken()).isEqualTo(r3.fencingToken());
+    Future<Long> nextWriter =
+        pool.submit(
+            () -> {
+              try (Lease w = rwC.writeLock().acquire(Duration.ofSeconds(30))) {
+                return w.fencingToken();
+              }
+            });
+    r3.release();
+    r4.release();
+    assertThat(nextWriter.get(30, TimeUnit.SECONDS)).isGreaterThan(r3.fencingToken());
+  }
+
+  @Test
+  @DisplayName("no nodes remain after release (parents are containers, removed when empty)")
+  void cleansUp() throws Exception {
+    LockClient a = client("/t/clean");
+    CuratorFramework admin = curator();
+    for (int i = 0; i < 20; i++) {
+      a.lock("name-" + i).acquire(Duration.ofSeconds(5)).release();
+      try (Lease r = a.readWriteLock("rw-" + i).readLock().acquire(Duration.ofSeconds(5))) {
+        assertThat(r.isValid()).isTrue();
+      }
+    }
+    assertThat(a.lock("busy").tryAcquire()).isPresent().get().satisfies(Lease::release);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                admin.checkExists().forPath("/t/clean") == null
+                    || admin.getChildren().forPath("/t/clean").isEmpty());
+  }
+
+  @Test
+  @DisplayName("names are data: slashes, dots and unicode become one encoded path component")
+  void namesAreData() throws Exception {
+    LockClient a = client("/t/names");
+    LockClient b = client("/t/names");
+    for (String name : List.of("..", "a/../../b", "zookeeper", "ü€😀", "x y%z")) {
+      Lease l = a.lock(name).acquire(Duration.ofSeconds(5));
+      assertThat(b.lock(name).tryAcquire()).as(name).isEmpty();
+      l.release();
+    }
+  }
+
+  @Test
+  @DisplayName("session expiry tells the holder (onLost) and the next waiter acquires")
+  void sessionExpiry() throws Exception {
+    CuratorFramework holderCurator = curator();
+    LockClient holder =
+        LockClient.of(new ZooKeeperLockStore(holderCurator, "/t/expiry"), LockOptions.defaults());
+    toClose.add(holder);
+    LockClient waiter = client("/t/expiry");
+
+    Lease lease = holder.lock("e").acquire(Duration.ofSeconds(5));
+    List<LeaseLostException> lost = new CopyOnWriteArrayList<>();
+    lease.onLost((l, reason) -> lost.add(reason));
+    Future<Lease> next = pool.submit(() -> waiter.lock("e").acquire(Duration.ofSeconds(30)));
+
+    ZooKeeperServers.expireSession(holderCurator, server.getConnectString());
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> !lost.isEmpty());
+    assertThat(lease.isValid()).isFalse();
+    Lease taken = next.get(15, TimeUnit.SECONDS);
+    assertThat(taken.fencingToken()).isGreaterThan(lease.fencingToken());
+    assertThatThrownBy(lease::release).isInstanceOf(LeaseLostException.class);
+    taken.release();
+    // The holder's client works again on its new session.
+    holder.lock("e").acquire(Duration.ofSeconds(5)).release();
+  }
+
+  @Test
+  @DisplayName("a suspended connection makes the lease invalid until it resumes within the session")
+  void suspendAndResume() throws Exception {
+    LockClient a = client("/t/suspend");
+    Lease lease = a.lock("s").acquire(Duration.ofSeconds(5));
+    List<String> events = new CopyOnWriteArrayList<>();
+    lease.onLost(
+        new LeaseLostListener() {
+          @Override
+          public void leaseLost(Lease l, LeaseLostException reason) {
+            events.add("lost");
+          }
+
+          @Override
+          public void leaseSuspended(Lease l) {
+            events.add("suspended");
+          }
+
+          @Override
+          public void leaseResumed(Lease l) {
+            events.add("resumed");
+          }
+        });
+    server.stop();
+    try {
+      await().atMost(Duration.ofSeconds(10)).until(() -> events.contains("suspended"));
+      assertThat(lease.isValid()).isFalse();
+      // While the store is down, new attempts fail cleanly instead of pretending.
+      assertThatThrownBy(() -> a.lock("other").tryAcquire()).isInstanceOf(LockStoreException.class);
+    } finally {
+      server.restart();
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> events.contains("resumed"));
+    assertThat(events).doesNotContain("lost");
+    assertThat(lease.isValid()).isTrue();
+    lease.release();
+    a.lock("other").acquire(Duration.ofSeconds(5)).release();
+  }
+
+  @Test
+  @DisplayName("a digest identity's lock nodes cannot be deleted or taken by another identity")
+  void digestAcl() throws Exception {
+    String base = "/acl-test";
+    LockClient alice =
+        LockClient.open(
+            "zookeeper://alice:s3cret@127.0.0.1:" + server.getPort() + base + "?sessionTimeout=5s");
+    toClose.add(alice);
+    Lease lease = alice.lock("vault").acquire(Duration.ofSeconds(5));
+
+    CuratorFramework anonymous = curator();
+    String parent = base + "/vault";
+    List<String> nodes = anonymous.getChildren().forPath(parent);
+    assertThat(nodes).hasSize(1);
+    String node = parent + "/" + nodes.get(0);
+    assertThatThrownBy(() -> anonymous.delete().forPath(node))
+        .isInstanceOf(KeeperException.NoAuthException.class);
+    assertThatThrownBy(() -> anonymous.setData().forPath(node, new byte[0]))
+        .isInstanceOf(KeeperException.NoAuthException.class);
+
+    LockClient mallory =
+        LockClient.open(
+            "zookeeper://mallory:guess@127.0.0.1:"
+                + server.getPort()
+                + base
+                + "?sessionTimeout=5s");
+    toClose.add(mallory);
+    assertThatThrownBy(() -> mallory.lock("vault").tryAcquire())
+        .isInstanceOf(LockStoreException.class)
+        .hasRootCauseInstanceOf(KeeperException.NoAuthException.class);
+    // Others may still see that it is locked (world read).
+    assertThat(mallory.lock("vault").isLocked()).isTrue();
+    assertThat(lease.isValid()).isTrue();
+    assertThat(anonymous.getACL().forPath(node))
+        .anySatisfy(acl -> assertThat(acl.getId().getScheme()).isEqualTo("digest"))
+        .anySatisfy(acl -> assertThat(acl.getPerms()).isEqualTo(ZooDefs.Perms.READ));
+    lease.release();
+  }
+
+  @Test
+  @DisplayName(
+      "a store built on the caller's Curator client deletes its nodes on close, not the client")
+  void borrowedCurator() throws Exception {
+    CuratorFramework mine = curator();
+    LockClient a =
+        LockClient.of(new ZooKeeperLockStore(mine, "/t/borrowed"), LockOptions.defaults());
+    Lease lease = a.lock("b").acquire(Duration.ofSeconds(5));
+    assertThat(mine.getChildren().forPath("/t/borrowed/b")).hasSize(1);
+    a.close();
+    assertThat(lease.isValid()).isFalse();
+    assertThat(mine.getZookeeperClient().isConnected()).isTrue();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> mine.checkExists().forPath("/t/borrowed/b") == null);
+  }
+
+  @Test
+  @DisplayName("a crashed client's locks free at once: closing Curator ends the session")
+  void crashFreesLocks() throws Exception {
+    LockClient a = client("/t/crash");
+    LockClient b = client("/t/crash");
+    a.lock("c").acquire(Duration.ofSeconds(5));
+    ((dev.locksmith.internal.EngineClient) a).crash();
+    Lease l = b.lock("c").acquire(Duration.ofSeconds(3));
+    l.release();
+  }
+
+  @Test
+  @DisplayName("an interrupted waiter leaves the queue and no node behind")
+  void interruptedWaiterLeavesQueue() throws Exception {
+    LockClient a = client("/t/interrupt");
+    LockClient b = client("/t/interrupt");
+    CuratorFramework admin = curator();
+    Lease held = a.lock("i").acquire(Duration.ofSeconds(5));
+    Future<?> waiter = pool.submit(() -> b.lock("i").acquire(Duration.ofSeconds(60)));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> admin.getChildren().forPath("/t/interrupt/i").size() == 2);
+    waiter.cancel(true);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> admin.getChildren().forPath("/t/interrupt/i").size() == 1);
+    held.release();
+  }
+}
