@@ -212,6 +212,18 @@ public final class EngineClient implements LockClient {
     leases.remove(lease);
   }
 
+  /**
+   * Best-effort owner-checked release of a hold nobody has a lease for, on the renewer's threads;
+   * inline if the client is closing.
+   */
+  void releaseInBackground(LockKey key, String owner) {
+    try {
+      renewer.execute(() -> releaseQuietly(key, owner));
+    } catch (java.util.concurrent.RejectedExecutionException closing) {
+      releaseQuietly(key, owner);
+    }
+  }
+
   /** Best-effort owner-checked release for cleanup paths; never throws, never interrupted. */
   void releaseQuietly(LockKey key, String owner) {
     boolean interrupted = Thread.interrupted();

@@ -154,11 +154,11 @@ final class EngineLock implements DistributedLock {
     if (interruptible && Thread.interrupted()) {
       throw new InterruptedException("interrupted before acquiring lock '" + key.name() + "'");
     }
-    String who = ownerOverride != null ? ownerOverride : owner;
-    boolean fresh = who == null;
-    if (who == null) {
-      who = client.newOwner("");
-    }
+    // A fresh owner is used for this attempt only (the default, and the thread view's), so undoing
+    // an attempt of unknown outcome can only touch that attempt's own hold.
+    boolean fresh = ownerOverride != null || owner == null;
+    String who =
+        ownerOverride != null ? ownerOverride : owner != null ? owner : client.newOwner("");
     long deadline = waitNanos == FOREVER ? FOREVER : System.nanoTime() + waitNanos;
     if (waitNanos > 0) {
       Optional<QueuedAttempt> queued = enqueue(who, fresh);
@@ -170,7 +170,9 @@ final class EngineLock implements DistributedLock {
   }
 
   private @Nullable EngineLease poll(
-      String who, boolean fresh, long deadline, boolean interruptible) throws InterruptedException {
+      String firstOwner, boolean fresh, long deadline, boolean interruptible)
+      throws InterruptedException {
+    String who = firstOwner;
     LockStore store = client.store();
     Backoff backoff = new Backoff(client.options().backoffMin(), client.options().backoffMax());
     WakeSignal signal = new WakeSignal();
@@ -189,8 +191,10 @@ final class EngineLock implements DistributedLock {
           if (interruptible) {
             throw e;
           }
-          // lock() is not interruptible: remember the interrupt and keep trying.
+          // lock() is not interruptible: remember the interrupt and keep trying, as a new owner,
+          // since the interrupted attempt's hold is being undone in the background.
           interruptedMeanwhile = true;
+          who = client.newOwner("");
           a = Acquisition.busy();
         }
         if (a.isAcquired()) {
@@ -306,8 +310,9 @@ final class EngineLock implements DistributedLock {
       return client.store().tryAcquire(key, who, leaseTime);
     } catch (RuntimeException e) {
       // The store may have taken the lock before failing to answer: undo it for a fresh owner.
+      // In the background, so that a dead store costs the caller one timeout, not two.
       if (fresh) {
-        client.releaseQuietly(key, who);
+        client.releaseInBackground(key, who);
       }
       if (Thread.currentThread().isInterrupted()) {
         Thread.interrupted();
