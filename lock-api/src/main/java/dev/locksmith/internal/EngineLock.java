@@ -310,8 +310,11 @@ final class EngineLock implements DistributedLock {
       return client.store().tryAcquire(key, who, leaseTime);
     } catch (RuntimeException e) {
       // The store may have taken the lock before failing to answer: undo it for a fresh owner.
-      // In the background, so that a dead store costs the caller one timeout, not two.
-      if (fresh) {
+      // An interrupted call met a working store: undo at once, so nothing outlives the call. A
+      // failed store is undone in the background, so that it costs the caller one timeout, not two.
+      if (fresh && Thread.currentThread().isInterrupted()) {
+        client.releaseQuietly(key, who);
+      } else if (fresh) {
         client.releaseInBackground(key, who);
       }
       if (Thread.currentThread().isInterrupted()) {

@@ -1,0 +1,171 @@
+package dev.locksmith.redis;
+
+import dev.locksmith.LockOptions;
+import dev.locksmith.spi.LockProvider;
+import dev.locksmith.spi.LockStore;
+import dev.locksmith.spi.LockUri;
+import io.lettuce.core.RedisURI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Opens Redis lock stores for {@code redis://}, {@code rediss://}, {@code redis-socket://}, {@code
+ * redis-sentinel://}, {@code rediss-sentinel://} (one master, parsed by Lettuce's {@link
+ * RedisURI}), {@code redis-cluster://} and {@code rediss-cluster://} (a cluster, {@code
+ * host:port,host:port} seeds) and {@code redlock://} / {@code redlocks://} (Redlock over
+ * independent masters).
+ *
+ * <p>Store options: {@code strategy=script|watch} (single node), {@code timeout} (command timeout;
+ * per node for Redlock), {@code driftFactor} and {@code restartDelay} (Redlock), and Lettuce's
+ * {@code database}, {@code clientName}, {@code sentinelMasterId}, {@code verifyPeer}. A malformed
+ * URI or an option that does not apply to the scheme fails with {@link IllegalArgumentException};
+ * an unreachable server or wrong credentials with {@code LockStoreException}.
+ */
+public final class RedisLockProvider implements LockProvider {
+
+  private static final Set<String> SINGLE =
+      Set.of("redis", "rediss", "redis-socket", "redis-sentinel", "rediss-sentinel");
+  private static final Set<String> CLUSTER = Set.of("redis-cluster", "rediss-cluster");
+  private static final Set<String> REDLOCK = Set.of("redlock", "redlocks");
+  private static final List<String> LETTUCE_OPTIONS =
+      List.of("database", "clientName", "sentinelMasterId", "verifyPeer");
+
+  @Override
+  public Set<String> schemes() {
+    Set<String> all = new java.util.TreeSet<>(SINGLE);
+    all.addAll(CLUSTER);
+    all.addAll(REDLOCK);
+    return Set.copyOf(all);
+  }
+
+  @Override
+  public Set<String> options() {
+    return Set.of(
+        "strategy",
+        "timeout",
+        "driftFactor",
+        "restartDelay",
+        "database",
+        "clientName",
+        "sentinelMasterId",
+        "verifyPeer");
+  }
+
+  @Override
+  public LockStore open(LockUri uri, LockOptions options) {
+    Map<String, String> opts = uri.storeOptions();
+    String scheme = uri.scheme();
+    String prefix = options.keyPrefix().orElse(RedisLockStore.DEFAULT_KEY_PREFIX);
+    if (!REDLOCK.contains(scheme)) {
+      onlyFor(uri, opts, "driftFactor", "redlock://");
+      onlyFor(uri, opts, "restartDelay", "redlock://");
+    }
+    if (SINGLE.contains(scheme)) {
+      RedisURI redisUri = lettuceUri(scheme + ":" + uri.body(), opts, uri);
+      redisUri.setTimeout(timeout(uri, RedisLockStore.DEFAULT_TIMEOUT));
+      return RedisLockStore.connect(redisUri, prefix, strategy(opts));
+    }
+    if (strategy(opts) != RedisStrategy.SCRIPT) {
+      throw new IllegalArgumentException(
+          "strategy=watch works on a single node only, not with " + scheme + "://");
+    }
+    if (CLUSTER.contains(scheme)) {
+      List<RedisURI> seeds = hosts(uri, scheme.equals("rediss-cluster") ? "rediss" : "redis", opts);
+      Duration timeout = timeout(uri, RedisLockStore.DEFAULT_TIMEOUT);
+      seeds.forEach(s -> s.setTimeout(timeout));
+      return RedisLockStore.connectCluster(seeds, prefix);
+    }
+    List<RedisURI> nodes = hosts(uri, scheme.equals("redlocks") ? "rediss" : "redis", opts);
+    Duration timeout = timeout(uri, RedlockStore.DEFAULT_NODE_TIMEOUT);
+    nodes.forEach(n -> n.setTimeout(timeout));
+    double drift = RedlockStore.DEFAULT_DRIFT_FACTOR;
+    if (opts.containsKey("driftFactor")) {
+      try {
+        drift = Double.parseDouble(opts.get("driftFactor"));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(
+            "driftFactor '" + opts.get("driftFactor") + "' is not a number, such as 0.01", e);
+      }
+    }
+    Duration restartDelay =
+        uri.durationOption(
+            "restartDelay", options.leaseTime(), Duration.ZERO, LockOptions.MAX_LEASE_TIME);
+    return RedlockStore.connect(
+        nodes, prefix, new RedlockStore.Settings(timeout, drift, restartDelay));
+  }
+
+  private static void onlyFor(LockUri uri, Map<String, String> opts, String option, String for_) {
+    if (opts.containsKey(option)) {
+      throw new IllegalArgumentException(
+          "option '" + option + "' applies to " + for_ + " only, not to '" + uri + "'");
+    }
+  }
+
+  private static RedisStrategy strategy(Map<String, String> opts) {
+    String s = opts.getOrDefault("strategy", "script").strip().toLowerCase(Locale.ROOT);
+    switch (s) {
+      case "script":
+        return RedisStrategy.SCRIPT;
+      case "watch":
+        return RedisStrategy.WATCH;
+      default:
+        throw new IllegalArgumentException(
+            "strategy must be 'script' or 'watch', was '" + opts.get("strategy") + "'");
+    }
+  }
+
+  private static Duration timeout(LockUri uri, Duration fallback) {
+    return uri.durationOption("timeout", fallback, Duration.ofMillis(1), Duration.ofMinutes(10));
+  }
+
+  private static RedisURI lettuceUri(String base, Map<String, String> opts, LockUri original) {
+    StringBuilder sb = new StringBuilder(base);
+    char sep = '?';
+    for (String k : LETTUCE_OPTIONS) {
+      if (opts.containsKey(k)) {
+        sb.append(sep)
+            .append(k)
+            .append('=')
+            .append(URLEncoder.encode(opts.get(k), StandardCharsets.UTF_8));
+        sep = '&';
+      }
+    }
+    try {
+      return RedisURI.create(sb.toString());
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(
+          "malformed Redis URI '" + original + "': " + e.getMessage(), e);
+    }
+  }
+
+  /** {@code //[user:pass@]h1:p1,h2:p2[/db]} as one Lettuce URI per host. */
+  private static List<RedisURI> hosts(LockUri uri, String nodeScheme, Map<String, String> opts) {
+    String body = uri.body();
+    if (!body.startsWith("//")) {
+      throw new IllegalArgumentException(
+          "lock URI '" + uri + "' must be " + uri.scheme() + "://host:port,host:port,…");
+    }
+    String rest = body.substring(2);
+    int slash = rest.indexOf('/');
+    String authority = slash < 0 ? rest : rest.substring(0, slash);
+    String path = slash < 0 ? "" : rest.substring(slash);
+    int at = authority.lastIndexOf('@');
+    String userInfo = at < 0 ? "" : authority.substring(0, at + 1);
+    String hostList = authority.substring(at + 1);
+    List<RedisURI> uris = new ArrayList<>();
+    for (String host : hostList.split(",", -1)) {
+      if (host.isBlank() || !host.contains(":")) {
+        throw new IllegalArgumentException(
+            "lock URI '" + uri + "' has host '" + host + "'; write each node as host:port");
+      }
+      uris.add(lettuceUri(nodeScheme + "://" + userInfo + host.strip() + path, opts, uri));
+    }
+    return uris;
+  }
+}

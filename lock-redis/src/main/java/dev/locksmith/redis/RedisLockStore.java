@@ -1,0 +1,234 @@
+package dev.locksmith.redis;
+
+import dev.locksmith.Capability;
+import dev.locksmith.LockStoreException;
+import dev.locksmith.redis.internal.KeyLayout;
+import dev.locksmith.redis.internal.LockOperations;
+import dev.locksmith.redis.internal.RedisEndpoint;
+import dev.locksmith.redis.internal.ReleaseChannel;
+import dev.locksmith.redis.internal.ScriptOperations;
+import dev.locksmith.redis.internal.WatchOperations;
+import dev.locksmith.spi.Acquisition;
+import dev.locksmith.spi.LockKey;
+import dev.locksmith.spi.LockState;
+import dev.locksmith.spi.LockStore;
+import dev.locksmith.spi.ReleaseOutcome;
+import io.lettuce.core.RedisCommandInterruptedException;
+import io.lettuce.core.RedisURI;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A lock store on one Redis node, a Sentinel-managed master, or a Redis Cluster, through Lettuce.
+ *
+ * <p>A lock is a hash {@code {owner: holds, token}} with a {@code PX} expiry judged on the server's
+ * clock, next to a per-name fence counter that never expires (see {@code KeyLayout}); a read-write
+ * lock adds a readers hash and a waiting-writers hash. Every operation is atomic on the server (one
+ * Lua script, or a WATCH/MULTI/EXEC transaction with {@link RedisStrategy#WATCH}) and checks the
+ * owner. A last release publishes on the lock's channel; waiters listen through one shared pub/sub
+ * connection.
+ *
+ * <p>Capabilities: {@link Capability#FENCING}, {@link Capability#REENTRANCY}, {@link
+ * Capability#READ_WRITE}, {@link Capability#WAKE_ON_RELEASE}, and {@link
+ * Capability#DURABLE_FENCING} only on a single node that reported append-only-file persistence when
+ * the store connected (the counter then survives a restart of the process). Every failure of the
+ * server or the connection is thrown as {@link LockStoreException} with Lettuce's exception as
+ * cause; commands are bounded by the URI's {@code timeout} (default 1 s).
+ */
+public final class RedisLockStore implements LockStore {
+
+  private static final Logger log = LoggerFactory.getLogger(RedisLockStore.class);
+
+  /** The key prefix used when {@code LockOptions.keyPrefix()} is not set. */
+  public static final String DEFAULT_KEY_PREFIX = "locksmith:";
+
+  /** The command timeout used when the URI sets none. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(1);
+
+  private final RedisEndpoint endpoint;
+  private final KeyLayout layout;
+  private final LockOperations operations;
+  private final ReleaseChannel releases;
+  private final Set<Capability> capabilities;
+  private final String description;
+
+  private RedisLockStore(RedisEndpoint endpoint, KeyLayout layout, RedisStrategy strategy) {
+    this.endpoint = endpoint;
+    this.layout = layout;
+    this.operations =
+        strategy == RedisStrategy.WATCH
+            ? new WatchOperations(endpoint::newConnection, layout)
+            : new ScriptOperations(endpoint.commands(), layout);
+    this.releases = new ReleaseChannel(endpoint::newPubSub, endpoint.timeout());
+    this.description = endpoint.description() + (strategy == RedisStrategy.WATCH ? " (watch)" : "");
+    Set<Capability> caps =
+        EnumSet.of(
+            Capability.FENCING,
+            Capability.REENTRANCY,
+            Capability.READ_WRITE,
+            Capability.WAKE_ON_RELEASE);
+    if (!endpoint.isCluster() && !endpoint.isSentinel() && appendOnly(endpoint)) {
+      caps.add(Capability.DURABLE_FENCING);
+    }
+    this.capabilities = Set.copyOf(caps);
+  }
+
+  /**
+   * Connects to the node (or Sentinel master) at {@code uri}.
+   *
+   * @param uri where to connect, with credentials, database and TLS as Lettuce reads them; its
+   *     timeout is the command timeout
+   * @param keyPrefix put before every key, such as {@link #DEFAULT_KEY_PREFIX}; no braces
+   * @param strategy how operations are made atomic
+   * @throws IllegalArgumentException if the prefix has a brace
+   * @throws LockStoreException if the server cannot be reached or refuses the credentials
+   */
+  public static RedisLockStore connect(RedisURI uri, String keyPrefix, RedisStrategy strategy) {
+    Objects.requireNonNull(uri, "uri must not be null");
+    Objects.requireNonNull(strategy, "strategy must not be null");
+    KeyLayout layout = new KeyLayout(keyPrefix);
+    RedisEndpoint endpoint =
+        open(() -> RedisEndpoint.single(uri, uri.getTimeout(), null), uri.toString());
+    return finish(endpoint, layout, strategy);
+  }
+
+  /**
+   * Connects to the Redis Cluster that {@code seeds} belong to; uses the script strategy (all keys
+   * of a name share one hash slot).
+   *
+   * @throws IllegalArgumentException if there are no seeds or the prefix has a brace
+   * @throws LockStoreException if no seed can be reached or they refuse the credentials
+   */
+  public static RedisLockStore connectCluster(List<RedisURI> seeds, String keyPrefix) {
+    Objects.requireNonNull(seeds, "seeds must not be null");
+    if (seeds.isEmpty()) {
+      throw new IllegalArgumentException("a cluster needs at least one seed node");
+    }
+    KeyLayout layout = new KeyLayout(keyPrefix);
+    RedisEndpoint endpoint = open(() -> RedisEndpoint.cluster(seeds), "redis-cluster " + seeds);
+    return finish(endpoint, layout, RedisStrategy.SCRIPT);
+  }
+
+  private static RedisEndpoint open(Supplier<RedisEndpoint> connect, String what) {
+    try {
+      return connect.get();
+    } catch (RuntimeException e) {
+      throw new LockStoreException("cannot connect to " + what + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static RedisLockStore finish(
+      RedisEndpoint endpoint, KeyLayout layout, RedisStrategy strategy) {
+    try {
+      return new RedisLockStore(endpoint, layout, strategy);
+    } catch (RuntimeException e) {
+      endpoint.close();
+      throw e;
+    }
+  }
+
+  private static boolean appendOnly(RedisEndpoint endpoint) {
+    try {
+      String info = endpoint.commands().info("persistence");
+      return info.contains("aof_enabled:1");
+    } catch (RuntimeException e) {
+      log.info(
+          "Cannot read INFO persistence of {} ({}); not declaring durable fencing",
+          endpoint.description(),
+          e.toString());
+      return false;
+    }
+  }
+
+  /** The key layout (for tools and tests that inspect the server). */
+  public KeyLayout layout() {
+    return layout;
+  }
+
+  @Override
+  public String describe() {
+    return description;
+  }
+
+  @Override
+  public Set<Capability> capabilities() {
+    return capabilities;
+  }
+
+  /** The lease in whole milliseconds, rounded up so the server never holds less than asked. */
+  static long millis(Duration lease) {
+    long ms = lease.toMillis();
+    return lease.minusMillis(ms).isZero() ? Math.max(1, ms) : ms + 1;
+  }
+
+  @Override
+  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
+    return call("acquire", key, () -> operations.acquire(key, owner, millis(leaseTime)));
+  }
+
+  @Override
+  public boolean extend(LockKey key, String owner, Duration leaseTime) {
+    return call("extend", key, () -> operations.extend(key, owner, millis(leaseTime)));
+  }
+
+  @Override
+  public ReleaseOutcome release(LockKey key, String owner) {
+    return call("release", key, () -> operations.release(key, owner));
+  }
+
+  @Override
+  public LockState read(LockKey key) {
+    return call("read", key, () -> operations.read(key));
+  }
+
+  @Override
+  public void withdraw(LockKey key, String owner) {
+    call(
+        "withdraw",
+        key,
+        () -> {
+          operations.withdraw(key, owner);
+          return Boolean.TRUE;
+        });
+  }
+
+  @Override
+  public Optional<AutoCloseable> onRelease(LockKey key, Runnable onRelease) {
+    return Optional.of(
+        call("subscribe", key, () -> releases.listen(layout.channel(key), onRelease)));
+  }
+
+  private <T> T call(String operation, LockKey key, Supplier<T> body) {
+    try {
+      return body.get();
+    } catch (LockStoreException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      if (e instanceof RedisCommandInterruptedException) {
+        // Lettuce clears the flag when it turns the interrupt into an exception; put it back.
+        Thread.currentThread().interrupt();
+      }
+      throw new LockStoreException(
+          operation + " of lock '" + key + "' failed on " + description + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void close() {
+    releases.close();
+    operations.close();
+    endpoint.close();
+  }
+
+  @Override
+  public String toString() {
+    return "RedisLockStore{" + description + ", prefix=" + layout.prefix() + "}";
+  }
+}

@@ -1,0 +1,32 @@
+package dev.locksmith.redis.internal;
+
+import dev.locksmith.spi.Acquisition;
+import dev.locksmith.spi.LockKey;
+import dev.locksmith.spi.LockState;
+import dev.locksmith.spi.ReleaseOutcome;
+
+/**
+ * The atomic lock operations of one strategy (Lua scripts, or WATCH/MULTI/EXEC) over the shared
+ * {@link KeyLayout}. Implementations let the driver's exceptions through; the store turns them into
+ * {@code LockStoreException}s.
+ */
+public interface LockOperations {
+
+  /** See {@code LockStore.tryAcquire}; {@code leaseMillis} is already rounded up. */
+  Acquisition acquire(LockKey key, String owner, long leaseMillis);
+
+  /** See {@code LockStore.extend}. */
+  boolean extend(LockKey key, String owner, long leaseMillis);
+
+  /** See {@code LockStore.release}; a last release publishes on the key's channel. */
+  ReleaseOutcome release(LockKey key, String owner);
+
+  /** See {@code LockStore.read}. */
+  LockState read(LockKey key);
+
+  /** Removes {@code owner}'s waiting-writer mark, and tells waiting readers. */
+  void withdraw(LockKey key, String owner);
+
+  /** Closes what the strategy opened itself (pooled connections); the store closes the rest. */
+  default void close() {}
+}

@@ -1,0 +1,246 @@
+package dev.locksmith.redis.internal;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The Lettuce side of one store: a single node (or a Sentinel-managed master) or a cluster, its
+ * shared command connection, and factories for the extra connections (pub/sub, transactions).
+ *
+ * <p>Connections fail fast instead of queueing while disconnected ({@code REJECT_COMMANDS}), so an
+ * unreachable server is reported at once; they reconnect on their own with a short capped backoff,
+ * so the same client works again as soon as the server is back. Every command is bounded by the
+ * command timeout.
+ */
+public final class RedisEndpoint implements AutoCloseable {
+
+  private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(1);
+
+  private static volatile @Nullable ClientResources shared;
+
+  private final @Nullable RedisClient client;
+  private final @Nullable RedisClusterClient cluster;
+  private final @Nullable RedisURI uri;
+  private final AutoCloseable connection;
+  private final RedisClusterCommands<String, String> commands;
+  private final String description;
+  private final Duration timeout;
+
+  private RedisEndpoint(
+      @Nullable RedisClient client,
+      @Nullable RedisClusterClient cluster,
+      @Nullable RedisURI uri,
+      AutoCloseable connection,
+      RedisClusterCommands<String, String> commands,
+      String description,
+      Duration timeout) {
+    this.timeout = timeout;
+    this.client = client;
+    this.cluster = cluster;
+    this.uri = uri;
+    this.connection = connection;
+    this.commands = commands;
+    this.description = description;
+  }
+
+  /**
+   * The event loops and timers all Locksmith Redis clients of this JVM share (Lettuce's threads are
+   * daemons); reconnects back off from 10 ms to 1 s.
+   */
+  public static ClientResources sharedResources() {
+    ClientResources r = shared;
+    if (r == null) {
+      synchronized (RedisEndpoint.class) {
+        r = shared;
+        if (r == null) {
+          r =
+              DefaultClientResources.builder()
+                  .reconnectDelay(
+                      () ->
+                          Delay.exponential(
+                              Duration.ofMillis(10),
+                              Duration.ofSeconds(1),
+                              2,
+                              java.util.concurrent.TimeUnit.MILLISECONDS))
+                  .build();
+          shared = r;
+        }
+      }
+    }
+    return r;
+  }
+
+  private static SocketOptions socketOptions(Duration timeout) {
+    Duration connect =
+        timeout.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : timeout;
+    return SocketOptions.builder().connectTimeout(connect).keepAlive(true).build();
+  }
+
+  private static ClientOptions clientOptions(Duration timeout) {
+    return ClientOptions.builder()
+        .autoReconnect(true)
+        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+        .timeoutOptions(TimeoutOptions.enabled(timeout))
+        .socketOptions(socketOptions(timeout))
+        .build();
+  }
+
+  /**
+   * Connects to one node (or the master that Sentinel names) and checks the credentials.
+   *
+   * @param commandTimeout bounds every command; the connection handshake gets at least 1 s
+   * @param onConnect runs on every (re)connect of any of the endpoint's connections, or null
+   * @throws RuntimeException the driver's failure if the server cannot be reached or refuses
+   */
+  public static RedisEndpoint single(
+      RedisURI uri, Duration commandTimeout, @Nullable Runnable onConnect) {
+    RedisURI connectUri = uri;
+    if (commandTimeout.compareTo(HANDSHAKE_TIMEOUT) < 0) {
+      // Lettuce bounds the handshake (HELLO, AUTH) with the URI's timeout; commands get theirs.
+      connectUri = RedisURI.builder(uri).withTimeout(HANDSHAKE_TIMEOUT).build();
+    }
+    RedisClient client = RedisClient.create(sharedResources(), connectUri);
+    client.setOptions(clientOptions(commandTimeout));
+    if (onConnect != null) {
+      client.addListener(
+          new RedisConnectionStateListener() {
+            @Override
+            public void onRedisConnected(
+                io.lettuce.core.RedisChannelHandler<?, ?> connection, SocketAddress address) {
+              onConnect.run();
+            }
+          });
+    }
+    try {
+      StatefulRedisConnection<String, String> c = client.connect(StringCodec.UTF8);
+      return new RedisEndpoint(client, null, uri, c, c.sync(), describe(uri), commandTimeout);
+    } catch (RuntimeException e) {
+      client.shutdownAsync();
+      throw e;
+    }
+  }
+
+  /**
+   * Connects to a cluster through its seed nodes.
+   *
+   * @throws RuntimeException the driver's failure if no seed can be reached or they refuse
+   */
+  public static RedisEndpoint cluster(List<RedisURI> seeds) {
+    Duration timeout = seeds.get(0).getTimeout();
+    RedisClusterClient cluster = RedisClusterClient.create(sharedResources(), seeds);
+    cluster.setOptions(
+        ClusterClientOptions.builder()
+            .autoReconnect(true)
+            .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+            .timeoutOptions(TimeoutOptions.enabled(timeout))
+            .socketOptions(socketOptions(timeout))
+            .build());
+    try {
+      StatefulRedisClusterConnection<String, String> c = cluster.connect(StringCodec.UTF8);
+      StringBuilder d = new StringBuilder("redis-cluster://");
+      for (int i = 0; i < seeds.size(); i++) {
+        d.append(i > 0 ? "," : "").append(seeds.get(i).getHost()).append(':');
+        d.append(seeds.get(i).getPort());
+      }
+      return new RedisEndpoint(null, cluster, null, c, c.sync(), d.toString(), timeout);
+    } catch (RuntimeException e) {
+      cluster.shutdownAsync();
+      throw e;
+    }
+  }
+
+  private static String describe(RedisURI uri) {
+    if (uri.getSocket() != null) {
+      return "redis-socket://" + uri.getSocket();
+    }
+    if (!uri.getSentinels().isEmpty()) {
+      RedisURI s = uri.getSentinels().get(0);
+      return "redis-sentinel://"
+          + s.getHost()
+          + ":"
+          + s.getPort()
+          + "#"
+          + uri.getSentinelMasterId();
+    }
+    return (uri.isSsl() ? "rediss://" : "redis://")
+        + uri.getHost()
+        + ":"
+        + uri.getPort()
+        + (uri.getDatabase() != 0 ? "/" + uri.getDatabase() : "");
+  }
+
+  /** Whether this is a cluster. */
+  public boolean isCluster() {
+    return cluster != null;
+  }
+
+  /** Whether the master is chosen by Sentinel (it may fail over to a replica). */
+  public boolean isSentinel() {
+    return uri != null && !uri.getSentinels().isEmpty();
+  }
+
+  /** The shared command connection (thread-safe, pipelined). */
+  public RedisClusterCommands<String, String> commands() {
+    return commands;
+  }
+
+  /** A new dedicated connection for transactions; single node only. */
+  public StatefulRedisConnection<String, String> newConnection() {
+    if (client == null) {
+      throw new UnsupportedOperationException("transactions need a single-node endpoint");
+    }
+    return client.connect(StringCodec.UTF8);
+  }
+
+  /** A new pub/sub connection. */
+  public StatefulRedisPubSubConnection<String, String> newPubSub() {
+    if (client != null) {
+      return client.connectPubSub(StringCodec.UTF8);
+    }
+    return Objects.requireNonNull(cluster).connectPubSub(StringCodec.UTF8);
+  }
+
+  /** The command timeout. */
+  public Duration timeout() {
+    return timeout;
+  }
+
+  /** {@code redis://host:port} and the like, without credentials. */
+  public String description() {
+    return description;
+  }
+
+  @Override
+  public void close() {
+    try {
+      connection.close();
+    } catch (Exception e) {
+      // Closing is best effort; the client shutdown below releases the sockets anyway.
+    }
+    if (client != null) {
+      client.shutdownAsync();
+    }
+    if (cluster != null) {
+      cluster.shutdownAsync();
+    }
+  }
+}

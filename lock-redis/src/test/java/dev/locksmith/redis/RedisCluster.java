@@ -1,0 +1,101 @@
+package dev.locksmith.redis;
+
+import dev.locksmith.tck.StoreFaults;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * A real three-master Redis Cluster of {@code redis-server} child processes on loopback ports,
+ * created with {@code redis-cli --cluster create}, for tests. Its faults act on every master at
+ * once: the whole cluster pauses, dies, and restarts (each node keeps its slots in its {@code
+ * nodes.conf}, its data is gone).
+ */
+public final class RedisCluster implements StoreFaults, AutoCloseable {
+
+  private final List<RedisServer> masters = new ArrayList<>();
+
+  /** Starts three masters and joins them into a cluster; waits until it reports ok. */
+  public static RedisCluster start() {
+    RedisCluster c = new RedisCluster();
+    for (int i = 0; i < 3; i++) {
+      c.masters.add(
+          RedisServer.startVolatile("--cluster-enabled", "yes", "--cluster-node-timeout", "2000"));
+    }
+    List<String> cmd = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
+    c.masters.forEach(m -> cmd.add(m.address()));
+    cmd.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
+    try {
+      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes());
+      if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+        throw new IllegalStateException("redis-cli --cluster create failed: " + out);
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!c.masters.stream()
+          .allMatch(m -> m.cli("CLUSTER", "INFO").contains("cluster_state:ok"))) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("the cluster did not become ok in 30 s");
+        }
+        Thread.sleep(100);
+      }
+    } catch (Exception e) {
+      c.close();
+      throw new IllegalStateException("cannot create the Redis cluster: " + e, e);
+    }
+    return c;
+  }
+
+  private void awaitOk() {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!masters.stream().allMatch(m -> m.cli("CLUSTER", "INFO").contains("cluster_state:ok"))) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the cluster did not become ok in 30 s");
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for the cluster", e);
+      }
+    }
+  }
+
+  @Override
+  public void pause() {
+    masters.forEach(RedisServer::pause);
+  }
+
+  @Override
+  public void resume() {
+    masters.forEach(RedisServer::resume);
+  }
+
+  @Override
+  public void kill() {
+    masters.forEach(RedisServer::kill);
+  }
+
+  @Override
+  public void restart() {
+    masters.forEach(RedisServer::restart);
+    awaitOk();
+  }
+
+  /** {@code redis-cluster://h:p,h:p,h:p}. */
+  public String uri() {
+    return "redis-cluster://"
+        + masters.stream().map(RedisServer::address).collect(Collectors.joining(","));
+  }
+
+  /** The masters. */
+  public List<RedisServer> masters() {
+    return masters;
+  }
+
+  @Override
+  public void close() {
+    masters.forEach(RedisServer::close);
+  }
+}
