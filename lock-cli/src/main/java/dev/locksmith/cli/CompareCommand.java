@@ -120,7 +120,7 @@ final class CompareCommand implements Callable<Integer> {
       boolean named = eq > 0 && !spec.substring(0, eq).contains(":");
       String name = named ? spec.substring(0, eq) : spec.substring(0, spec.indexOf(':'));
       String uri = named ? spec.substring(eq + 1) : spec;
-      try (StoreTarget target = new StoreTarget(name, uri, null, Duration.ofSeconds(2))) {
+      try (StoreTarget target = new StoreTarget(name, uri, null, false, Duration.ofSeconds(2))) {
         System.out.println("comparing live store " + name + "...");
         reports.add(comparison.run(target, true));
       }

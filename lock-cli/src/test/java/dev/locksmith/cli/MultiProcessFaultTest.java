@@ -52,6 +52,7 @@ class MultiProcessFaultTest {
             "h2-tcp",
             "jdbc:h2:tcp://127.0.0.1:" + h2.getPort() + "/mem:" + db + ";DB_CLOSE_DELAY=-1",
             null,
+            false,
             Duration.ofMillis(500)));
   }
 

@@ -7,6 +7,7 @@ import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.LockStoreException;
 import dev.locksmith.internal.EngineClient;
+import dev.locksmith.tck.StoreFaults;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
@@ -45,11 +46,17 @@ public final class Comparison {
     step(target, "capabilities", () -> capabilities(target, r), r);
     step(target, "uncontended acquire+release", () -> uncontended(target, r), r);
     step(target, "hand-off under contention", () -> handoff(target, r), r);
-    step(target, "stale release", () -> staleRelease(target, r), r);
-    step(target, "skewed client clock", () -> clockSkew(target, r), r);
+    if (r.capabilities.contains(Capability.SESSION_BOUND)) {
+      // Holds end with the session, not at a lease time: there is no expiry to race or to skew.
+      r.staleRelease = "n/a (holds end with the session; a lost session fires onLost)";
+      r.clockSkew = "no effect (no lease time: holds end with the session)";
+    } else {
+      step(target, "stale release", () -> staleRelease(target, r), r);
+      step(target, "skewed client clock", () -> clockSkew(target, r), r);
+    }
     step(target, "crashed holder", () -> crash(target, r, crossProcess), r);
     if (target.control() != null) {
-      if (target.control().canPause()) {
+      if (target.canPause()) {
         step(target, "store paused", () -> pause(target, r), r);
       } else {
         r.pause = "n/a (the server runs in this process and cannot be paused)";
@@ -242,7 +249,7 @@ public final class Comparison {
   }
 
   private void pause(StoreTarget target, StoreReport r) throws Exception {
-    ServerControl control = target.control();
+    StoreFaults control = java.util.Objects.requireNonNull(target.control());
     Duration lease = Duration.ofSeconds(2);
     String lockName = name("pause");
     AtomicLong toldAfterNanos = new AtomicLong(-1);
@@ -292,7 +299,7 @@ public final class Comparison {
   }
 
   private void restart(StoreTarget target, StoreReport r) throws Exception {
-    ServerControl control = target.control();
+    StoreFaults control = java.util.Objects.requireNonNull(target.control());
     String lockName = name("restart");
     boolean fencing = false;
     boolean durable = false;

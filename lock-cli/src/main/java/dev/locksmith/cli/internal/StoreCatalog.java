@@ -1,6 +1,10 @@
 package dev.locksmith.cli.internal;
 
 import dev.locksmith.mem.MemLockSpace;
+import dev.locksmith.tck.StoreFaults;
+import dev.locksmith.tck.fixture.MemcachedServer;
+import dev.locksmith.tck.fixture.RedisServer;
+import dev.locksmith.tck.fixture.ServerProcess;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,14 +39,14 @@ public final class StoreCatalog {
         new Entry(
             "redis",
             StoreCatalog::redis,
-            ServerProcess.onPath("redis-server")
+            ServerProcess.findBinary("redis-server").isPresent()
                 ? ""
                 : "redis-server is not on the PATH (apt-get install redis-server)"));
     c.add(
         new Entry(
             "memcached",
             StoreCatalog::memcached,
-            ServerProcess.onPath("memcached")
+            ServerProcess.findBinary("memcached").isPresent()
                 ? ""
                 : "memcached is not on the PATH (apt-get install memcached)"));
     return c;
@@ -70,7 +74,7 @@ public final class StoreCatalog {
   private static StoreTarget h2() {
     String db = "compare_" + UUID.randomUUID().toString().substring(0, 8);
     return new StoreTarget(
-        "h2", "jdbc:h2:mem:" + db + ";DB_CLOSE_DELAY=-1", null, Duration.ofMillis(500));
+        "h2", "jdbc:h2:mem:" + db + ";DB_CLOSE_DELAY=-1", null, false, Duration.ofMillis(500));
   }
 
   private static StoreTarget zookeeper() {
@@ -79,13 +83,8 @@ public final class StoreCatalog {
       java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("locksmith-zk-");
       org.apache.curator.test.TestingServer server =
           new org.apache.curator.test.TestingServer(port, dir.toFile(), true);
-      ServerControl control =
-          new ServerControl() {
-            @Override
-            public boolean canPause() {
-              return false;
-            }
-
+      StoreFaults control =
+          new StoreFaults() {
             @Override
             public void pause() {
               throw new UnsupportedOperationException("in-process ZooKeeper cannot be paused");
@@ -116,6 +115,7 @@ public final class StoreCatalog {
               "zookeeper",
               "zookeeper://127.0.0.1:" + port + "/locksmith?sessionTimeout=4s",
               control,
+              false,
               Duration.ofMillis(500))
           .closing(server);
     } catch (Exception e) {
@@ -124,55 +124,21 @@ public final class StoreCatalog {
   }
 
   private static StoreTarget redis() {
-    int port = ServerProcess.freePort();
-    ServerProcess p =
-        ServerProcess.start(
-            "redis-server",
-            List.of(
-                "redis-server",
-                "--port",
-                Integer.toString(port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "yes",
-                "--appendfsync",
-                "always",
-                "--dir",
-                tempDir("redis").toString()),
-            port);
-    return new StoreTarget("redis", "redis://127.0.0.1:" + port, p, Duration.ofMillis(500))
-        .closing(p);
+    ServerProcess p = RedisServer.startPersistent();
+    return new StoreTarget("redis", RedisServer.uri(p), p, true, Duration.ofMillis(500)).closing(p);
   }
 
   private static StoreTarget memcached() {
-    int port = ServerProcess.freePort();
-    List<String> cmd =
-        new ArrayList<>(
-            List.of("memcached", "-l", "127.0.0.1", "-p", Integer.toString(port), "-U", "0"));
-    if ("root".equals(System.getProperty("user.name"))) {
-      cmd.addAll(List.of("-u", "nobody"));
-    }
-    ServerProcess p = ServerProcess.start("memcached", cmd, port);
-    return new StoreTarget("memcached", "memcached://127.0.0.1:" + port, p, Duration.ofSeconds(2))
+    ServerProcess p = MemcachedServer.start(64);
+    return new StoreTarget("memcached", MemcachedServer.uri(p), p, true, Duration.ofSeconds(2))
         .closing(p);
-  }
-
-  private static java.nio.file.Path tempDir(String what) {
-    try {
-      return java.nio.file.Files.createTempDirectory("locksmith-" + what + "-");
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
   }
 
   private static StoreTarget mem() {
     String space = "compare-" + UUID.randomUUID().toString().substring(0, 8);
     MemLockSpace s = MemLockSpace.named(space);
-    ServerControl control =
-        new ServerControl() {
+    StoreFaults control =
+        new StoreFaults() {
           @Override
           public void pause() {
             s.outage(true);
@@ -194,6 +160,6 @@ public final class StoreCatalog {
             s.outage(false);
           }
         };
-    return new StoreTarget("mem", "mem:" + space, control, Duration.ofMillis(500));
+    return new StoreTarget("mem", "mem:" + space, control, true, Duration.ofMillis(500));
   }
 }

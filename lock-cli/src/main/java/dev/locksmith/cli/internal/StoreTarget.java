@@ -2,6 +2,7 @@ package dev.locksmith.cli.internal;
 
 import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
+import dev.locksmith.tck.StoreFaults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,19 +16,26 @@ public final class StoreTarget implements AutoCloseable {
 
   private final String name;
   private final String uri;
-  private final @Nullable ServerControl control;
+  private final @Nullable StoreFaults control;
+  private final boolean canPause;
   private final Duration shortLease;
   private final List<AutoCloseable> resources = new ArrayList<>();
 
   /**
    * A target called {@code name} at {@code uri}; {@code control} is null when the store cannot be
-   * broken on purpose (a live deployment, an in-process database).
+   * broken on purpose (a live deployment, an in-process database), and {@code canPause} false when
+   * it can be stopped and restarted but not frozen (a server inside this JVM).
    */
   public StoreTarget(
-      String name, String uri, @Nullable ServerControl control, Duration shortLease) {
+      String name,
+      String uri,
+      @Nullable StoreFaults control,
+      boolean canPause,
+      Duration shortLease) {
     this.name = name;
     this.uri = uri;
     this.control = control;
+    this.canPause = control != null && canPause;
     this.shortLease = shortLease;
   }
 
@@ -45,8 +53,13 @@ public final class StoreTarget implements AutoCloseable {
     return uri;
   }
 
-  public @Nullable ServerControl control() {
+  public @Nullable StoreFaults control() {
     return control;
+  }
+
+  /** Whether {@link #control()} can pause the store (not only kill and restart it). */
+  public boolean canPause() {
+    return canPause;
   }
 
   /** The shortest lease the scenarios use on this store (memcached counts whole seconds). */
