@@ -1,0 +1,115 @@
+package dev.locksmith.jdbc.internal;
+
+import java.sql.DatabaseMetaData;
+import java.sql.SQLException;
+import java.util.Locale;
+
+/**
+ * What differs between the databases the JDBC store runs on: how to read the database clock, how to
+ * get the row an UPDATE wrote, how to insert without failing on a duplicate, and which DDL file
+ * creates the table.
+ */
+public enum SqlDialect {
+  /** H2 2.x; {@code FINAL TABLE (UPDATE …)} returns the updated row. */
+  H2("h2", "CAST(FLOOR(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000) AS BIGINT)", true, ""),
+  /** PostgreSQL; {@code UPDATE … RETURNING} and {@code INSERT … ON CONFLICT DO NOTHING}. */
+  POSTGRESQL(
+      "postgresql",
+      "CAST(FLOOR(EXTRACT(EPOCH FROM now()) * 1000) AS BIGINT)",
+      true,
+      " ON CONFLICT DO NOTHING"),
+  /**
+   * MariaDB; no UPDATE … RETURNING, so acquire reads the row and writes it back version-guarded.
+   */
+  MARIADB(
+      "mariadb",
+      "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) DIV 1000)",
+      false,
+      ""),
+  /** MySQL 8; like MariaDB. */
+  MYSQL(
+      "mysql",
+      "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) DIV 1000)",
+      false,
+      "");
+
+  private final String id;
+  private final String nowMillis;
+  private final boolean updateReturning;
+  private final String insertIgnoreSuffix;
+
+  SqlDialect(String id, String nowMillis, boolean updateReturning, String insertIgnoreSuffix) {
+    this.id = id;
+    this.nowMillis = nowMillis;
+    this.updateReturning = updateReturning;
+    this.insertIgnoreSuffix = insertIgnoreSuffix;
+  }
+
+  /** The dialect of the database behind {@code meta}. */
+  public static SqlDialect detect(DatabaseMetaData meta) throws SQLException {
+    String product = String.valueOf(meta.getDatabaseProductName()).toLowerCase(Locale.ROOT);
+    String version = String.valueOf(meta.getDatabaseProductVersion()).toLowerCase(Locale.ROOT);
+    if (product.contains("h2")) {
+      return H2;
+    }
+    if (product.contains("postgresql")) {
+      return POSTGRESQL;
+    }
+    // MySQL Connector/J reports a MariaDB server as "MySQL"; its version string tells them apart.
+    if (product.contains("mariadb") || version.contains("mariadb")) {
+      return MARIADB;
+    }
+    if (product.contains("mysql")) {
+      return MYSQL;
+    }
+    throw new IllegalArgumentException(
+        "the JDBC lock store supports H2, PostgreSQL, MariaDB and MySQL; this database is '"
+            + meta.getDatabaseProductName()
+            + "'");
+  }
+
+  /** The short name used in {@code describe()} and for the DDL resource. */
+  public String id() {
+    return id;
+  }
+
+  /** An SQL expression for the database clock's now, in milliseconds since the epoch. */
+  public String nowMillis() {
+    return nowMillis;
+  }
+
+  /** Whether an UPDATE can return the row it wrote in the same statement. */
+  public boolean updateReturning() {
+    return updateReturning;
+  }
+
+  /** The classpath resource holding this dialect's DDL. */
+  public String ddlResource() {
+    return "/dev/locksmith/jdbc/ddl/" + id + ".sql";
+  }
+
+  /**
+   * {@code update} (an UPDATE statement) rewritten to return {@code columns} of the updated row.
+   *
+   * @throws IllegalStateException for dialects without {@link #updateReturning()}
+   */
+  public String returning(String update, String columns) {
+    switch (this) {
+      case H2:
+        return "SELECT " + columns + " FROM FINAL TABLE (" + update + ")";
+      case POSTGRESQL:
+        return update + " RETURNING " + columns;
+      default:
+        throw new IllegalStateException(id + " has no UPDATE … RETURNING");
+    }
+  }
+
+  /**
+   * {@code insert} rewritten so that a duplicate key inserts nothing instead of failing, where the
+   * database can (PostgreSQL, where a failed statement would abort the transaction); elsewhere the
+   * caller treats a duplicate-key error as "inserted nothing".
+   */
+  public String insertIgnoringDuplicate(String insert) {
+    return insert + insertIgnoreSuffix;
+  }
+}

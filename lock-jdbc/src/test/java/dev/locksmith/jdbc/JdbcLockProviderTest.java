@@ -1,0 +1,140 @@
+package dev.locksmith.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatNullPointerException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.Capability;
+import dev.locksmith.Lease;
+import dev.locksmith.LockClient;
+import dev.locksmith.LockOptions;
+import dev.locksmith.LockStoreException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** Opening the JDBC store from a URI and configuring it, on H2. */
+class JdbcLockProviderTest {
+
+  @Test
+  @DisplayName(
+      "locksmith.* options set the table; keyPrefix prefixes the row name; driver options pass")
+  void optionsReachTheStore() throws Exception {
+    String url = TestDatabases.newH2Url();
+    try (LockClient client =
+            LockClient.open(
+                url + "?locksmith.table=custom_locks&locksmith.queryTimeout=3s&user=sa",
+                LockOptions.builder().keyPrefix("app:").build());
+        Lease lease = client.lock("job").tryAcquire().orElseThrow()) {
+      assertThat(client.capabilities())
+          .containsExactlyInAnyOrder(
+              Capability.FENCING,
+              Capability.DURABLE_FENCING,
+              Capability.REENTRANCY,
+              Capability.READ_WRITE);
+      try (Connection c = DriverManager.getConnection(url, "sa", "");
+          PreparedStatement ps =
+              c.prepareStatement("SELECT name, owner, holds, version FROM custom_locks");
+          ResultSet rs = ps.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString("name")).isEqualTo("app:job");
+        assertThat(rs.getString("owner")).isNotBlank();
+        assertThat(rs.getInt("holds")).isEqualTo(1);
+        assertThat(rs.getLong("version")).isEqualTo(lease.fencingToken());
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("An unknown locksmith.* option is rejected with its name")
+  void unknownLocksmithOption() {
+    assertThatThrownBy(() -> LockClient.open(TestDatabases.newH2Url() + "?locksmith.tabel=x"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("locksmith.tabel");
+  }
+
+  @Test
+  @DisplayName("A table name that is not a plain identifier is rejected before any SQL runs")
+  void tableNameMustBeAnIdentifier() {
+    assertThatThrownBy(
+            () ->
+                LockClient.open(
+                    TestDatabases.newH2Url() + "?locksmith.table=locks%3B%20DROP%20TABLE%20x"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not a plain SQL identifier");
+    assertThatThrownBy(() -> JdbcLockStoreOptions.builder().schema("a.b"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> JdbcLockStoreOptions.builder().table("x".repeat(56)))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatNullPointerException().isThrownBy(() -> JdbcLockStoreOptions.builder().table(null));
+    assertThatThrownBy(() -> JdbcLockStoreOptions.builder().queryTimeout(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  @DisplayName("Bad values of locksmith.* options are rejected with the option's name")
+  void badOptionValues() {
+    String url = TestDatabases.newH2Url();
+    assertThatThrownBy(() -> LockClient.open(url + "?locksmith.createTable=maybe"))
+        .hasMessageContaining("locksmith.createTable");
+    assertThatThrownBy(() -> LockClient.open(url + "?locksmith.poolSize=0"))
+        .hasMessageContaining("locksmith.poolSize");
+    assertThatThrownBy(() -> LockClient.open(url + "?locksmith.queryTimeout=soon"))
+        .hasMessageContaining("locksmith.queryTimeout");
+  }
+
+  @Test
+  @DisplayName("With createTable=false and no table, operations fail with LockStoreException")
+  void createTableCanBeSwitchedOff() {
+    try (LockClient client =
+        LockClient.open(TestDatabases.newH2Url() + "?locksmith.createTable=false")) {
+      assertThatThrownBy(() -> client.lock("x").tryAcquire())
+          .isInstanceOf(LockStoreException.class)
+          .hasMessageContaining("jdbc/h2");
+    }
+  }
+
+  @Test
+  @DisplayName("The tables can live in a named schema")
+  void schema() throws Exception {
+    String url = TestDatabases.newH2Url();
+    try (Connection c = DriverManager.getConnection(url)) {
+      c.createStatement().execute("CREATE SCHEMA locking");
+    }
+    try (LockClient client = LockClient.open(url + "?locksmith.schema=locking")) {
+      assertThat(client.lock("x").tryAcquire()).isPresent();
+    }
+    try (Connection c = DriverManager.getConnection(url);
+        ResultSet rs =
+            c.createStatement().executeQuery("SELECT COUNT(*) FROM locking.locksmith_locks")) {
+      rs.next();
+      assertThat(rs.getInt(1)).isEqualTo(1);
+    }
+  }
+
+  @Test
+  @DisplayName("An unreachable database fails open quickly with LockStoreException")
+  void unreachableDatabase() throws Exception {
+    int closedPort = PostgresServer.freePort();
+    long started = System.nanoTime();
+    assertThatThrownBy(
+            () ->
+                LockClient.open(
+                    "jdbc:postgresql://127.0.0.1:"
+                        + closedPort
+                        + "/db?user=u&password=secret&locksmith.connectionTimeout=1s"))
+        .isInstanceOf(LockStoreException.class)
+        .hasMessageNotContaining("secret");
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(15));
+  }
+
+  @Test
+  @DisplayName("A jdbc: URI without a subprotocol is rejected")
+  void noSubprotocol() {
+    assertThatThrownBy(() -> LockClient.open("jdbc:")).isInstanceOf(IllegalArgumentException.class);
+  }
+}

@@ -1,0 +1,363 @@
+package dev.locksmith.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.DistributedLock;
+import dev.locksmith.DistributedReadWriteLock;
+import dev.locksmith.Lease;
+import dev.locksmith.LockClient;
+import dev.locksmith.LockOptions;
+import dev.locksmith.spi.Acquisition;
+import dev.locksmith.spi.LockKey;
+import dev.locksmith.spi.LockMode;
+import dev.locksmith.spi.ReleaseOutcome;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The JDBC store's own promises, run on every database by a subclass: SQL-specific behaviour that
+ * the kit does not reach (the table, the database clock, Spring transactions, names as data).
+ */
+abstract class JdbcStoreBehaviour {
+
+  private final List<AutoCloseable> toClose = new ArrayList<>();
+
+  /** A lock URI of the database under test. */
+  abstract String lockUri();
+
+  /** A plain (unpooled) data source of the database under test. */
+  abstract DataSource dataSource();
+
+  LockClient client(LockOptions options) {
+    LockClient c = LockClient.open(lockUri(), options);
+    toClose.add(c);
+    return c;
+  }
+
+  LockClient client() {
+    return client(LockOptions.defaults());
+  }
+
+  JdbcLockStore store() {
+    JdbcLockStore s = new JdbcLockStore(dataSource());
+    toClose.add(s);
+    return s;
+  }
+
+  static String uniqueName(String base) {
+    return base + "-" + UUID.randomUUID();
+  }
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (AutoCloseable c : toClose) {
+      c.close();
+    }
+  }
+
+  @Test
+  @DisplayName("Only one of many threads on two clients is ever inside; tokens rise with each")
+  void mutualExclusionUnderContention() throws Exception {
+    LockClient a = client();
+    LockClient b = client();
+    String name = uniqueName("contended");
+    AtomicInteger inside = new AtomicInteger();
+    AtomicInteger overlaps = new AtomicInteger();
+    AtomicLong lastToken = new AtomicLong();
+    AtomicInteger tokenRegressions = new AtomicInteger();
+    AtomicInteger entries = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        DistributedLock lock = (t % 2 == 0 ? a : b).lock(name);
+        futures.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < 25; i++) {
+                    try (Lease lease = lock.acquire(Duration.ofSeconds(30))) {
+                      if (inside.incrementAndGet() != 1) {
+                        overlaps.incrementAndGet();
+                      }
+                      if (lease.fencingToken() <= lastToken.getAndSet(lease.fencingToken())) {
+                        tokenRegressions.incrementAndGet();
+                      }
+                      entries.incrementAndGet();
+                      inside.decrementAndGet();
+                    }
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> f : futures) {
+        f.get(120, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(entries).hasValue(200);
+    assertThat(overlaps).hasValue(0);
+    assertThat(tokenRegressions).hasValue(0);
+  }
+
+  @Test
+  @DisplayName("Release keeps the row: the next holder's token is the version, one higher")
+  void releaseKeepsTheRowAndTheTokenRises() throws Exception {
+    String name = uniqueName("durable");
+    LockClient a = client();
+    long first;
+    try (Lease lease = a.lock(name).tryAcquire().orElseThrow()) {
+      first = lease.fencingToken();
+    }
+    assertThat(rowVersion(name)).isEqualTo(first);
+    try (Lease lease = client().lock(name).tryAcquire().orElseThrow()) {
+      assertThat(lease.fencingToken()).isEqualTo(first + 1);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "An owner re-entering gets the same token, and the lock frees after the last release")
+  void reentrancyCountsHolds() {
+    JdbcLockStore store = store();
+    LockKey key = LockKey.exclusive(uniqueName("reentrant"));
+    Acquisition first = store.tryAcquire(key, "owner-1", Duration.ofSeconds(30));
+    Acquisition second = store.tryAcquire(key, "owner-1", Duration.ofSeconds(30));
+    assertThat(first.isAcquired()).isTrue();
+    assertThat(second.isAcquired()).isTrue();
+    assertThat(second.token()).isEqualTo(first.token());
+    assertThat(second.holds()).isEqualTo(2);
+    assertThat(store.tryAcquire(key, "owner-2", Duration.ofSeconds(30)).isAcquired()).isFalse();
+    assertThat(store.release(key, "owner-1")).isEqualTo(ReleaseOutcome.HOLD_DECREMENTED);
+    assertThat(store.read(key).locked()).isTrue();
+    assertThat(store.release(key, "owner-1")).isEqualTo(ReleaseOutcome.RELEASED);
+    assertThat(store.read(key).locked()).isFalse();
+    Acquisition next = store.tryAcquire(key, "owner-2", Duration.ofSeconds(30));
+    assertThat(next.token()).isGreaterThan(first.token());
+  }
+
+  @Test
+  @DisplayName("A release or extend after expiry does not touch the next holder's lock")
+  void lateReleaseIsNotHeld() {
+    JdbcLockStore store = store();
+    LockKey key = LockKey.exclusive(uniqueName("late"));
+    assertThat(store.tryAcquire(key, "old", Duration.ofMillis(300)).isAcquired()).isTrue();
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> store.tryAcquire(key, "new", Duration.ofSeconds(30)).isAcquired());
+    assertThat(store.release(key, "old")).isEqualTo(ReleaseOutcome.NOT_HELD);
+    assertThat(store.extend(key, "old", Duration.ofSeconds(30))).isFalse();
+    assertThat(store.read(key).owner()).isEqualTo("new");
+  }
+
+  @Test
+  @DisplayName("Clients whose clocks are off by minutes can neither steal nor lose a lock")
+  void expiryIsJudgedOnTheDatabaseClock() throws Exception {
+    Clock ahead = Clock.offset(Clock.systemUTC(), Duration.ofMinutes(10));
+    Clock behind = Clock.offset(Clock.systemUTC(), Duration.ofMinutes(-10));
+    LockClient early = client(LockOptions.builder().clock(ahead).build());
+    LockClient late = client(LockOptions.builder().clock(behind).build());
+    String name = uniqueName("skew");
+    Duration lease = Duration.ofSeconds(2);
+
+    // The holder's clock runs behind: were expiry judged on its clock, it would hold 10 minutes.
+    Lease held = late.lock(name).withLeaseTime(lease).withAutoRenew(false).acquire();
+    // The contender's clock runs ahead: were expiry judged on its clock, the lock looks expired.
+    assertThat(early.lock(name).tryAcquire()).isEmpty();
+    Thread.sleep(500); // well inside the lease, so the holder must still hold it
+    assertThat(early.lock(name).tryAcquire()).isEmpty();
+    held.extend(lease);
+    assertThat(held.isValid()).isTrue();
+    // Once the lease has really run out on the database, the contender gets it.
+    Lease next =
+        early.lock(name).tryAcquire(Duration.ofSeconds(10)).orElseThrow(AssertionError::new);
+    assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
+    next.release();
+  }
+
+  @Test
+  @DisplayName(
+      "Many readers share a read-write lock; a writer waits for them and shuts new ones out")
+  void readWrite() {
+    JdbcLockStore store = store();
+    String name = uniqueName("rw");
+    LockKey read = new LockKey(name, LockMode.READ);
+    LockKey write = new LockKey(name, LockMode.WRITE);
+    Duration lease = Duration.ofSeconds(30);
+    assertThat(store.tryAcquire(read, "r1", lease).isAcquired()).isTrue();
+    assertThat(store.tryAcquire(read, "r2", lease).isAcquired()).isTrue();
+    assertThat(store.read(read).holds()).isEqualTo(2);
+    // A writer finds readers: busy, and now marked as waiting.
+    assertThat(store.tryAcquire(write, "w", lease).isAcquired()).isFalse();
+    assertThat(store.tryAcquire(read, "r3", lease).isAcquired()).isFalse();
+    // Readers already in may re-enter.
+    assertThat(store.tryAcquire(read, "r1", lease).holds()).isEqualTo(2);
+    store.withdraw(write, "w");
+    assertThat(store.tryAcquire(read, "r3", lease).isAcquired()).isTrue();
+    assertThat(store.release(read, "r1")).isEqualTo(ReleaseOutcome.HOLD_DECREMENTED);
+    for (String r : List.of("r1", "r2", "r3")) {
+      assertThat(store.release(read, r)).isEqualTo(ReleaseOutcome.RELEASED);
+    }
+    Acquisition writer = store.tryAcquire(write, "w", lease);
+    assertThat(writer.isAcquired()).isTrue();
+    assertThat(store.tryAcquire(read, "r1", lease).isAcquired()).isFalse();
+    assertThat(store.tryAcquire(write, "w2", lease).isAcquired()).isFalse();
+    // The exclusive lock of the same name is another namespace.
+    assertThat(store.tryAcquire(LockKey.exclusive(name), "x", lease).isAcquired()).isTrue();
+    assertThat(store.release(write, "w")).isEqualTo(ReleaseOutcome.RELEASED);
+    Acquisition next = store.tryAcquire(write, "w2", lease);
+    assertThat(next.token()).isGreaterThan(writer.token());
+    assertThat(store.extend(write, "w2", lease)).isTrue();
+    assertThat(store.release(read, "r1")).isEqualTo(ReleaseOutcome.NOT_HELD);
+  }
+
+  @Test
+  @DisplayName("Through the API, a read-write lock admits two readers at once and then one writer")
+  void readWriteThroughTheClient() throws Exception {
+    DistributedReadWriteLock a = client().readWriteLock(uniqueName("rw-api"));
+    DistributedReadWriteLock b = client().readWriteLock(a.name());
+    try (Lease r1 = a.readLock().acquire(Duration.ofSeconds(5));
+        Lease r2 = b.readLock().acquire(Duration.ofSeconds(5))) {
+      assertThat(b.writeLock().tryAcquire()).isEmpty();
+    }
+    try (Lease w = b.writeLock().acquire(Duration.ofSeconds(5))) {
+      assertThat(a.readLock().tryAcquire()).isEmpty();
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "A lock taken inside a Spring transaction that rolls back stays taken and is seen at once")
+  void springRollbackDoesNotUndoALock() {
+    DataSource plain = dataSource();
+    // The proxy hands out the transaction's connection; the store must not use it.
+    JdbcLockStore store = new JdbcLockStore(new TransactionAwareDataSourceProxy(plain));
+    LockClient inside = LockClient.of(store, LockOptions.defaults());
+    toClose.add(inside);
+    LockClient outside = client();
+    String name = uniqueName("tx");
+    TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(plain));
+    Lease lease =
+        tx.execute(
+            status -> {
+              Lease l = inside.lock(name).tryAcquire().orElseThrow();
+              // Another process sees the lock before the transaction ends.
+              assertThat(outside.lock(name).tryAcquire()).isEmpty();
+              status.setRollbackOnly();
+              return l;
+            });
+    assertThat(outside.lock(name).tryAcquire()).isEmpty();
+    assertThat(lease.isValid()).isTrue();
+    lease.release();
+    assertThat(outside.lock(name).tryAcquire()).isPresent();
+  }
+
+  @Test
+  @DisplayName("Names with quotes round-trip as data")
+  void namesWithQuotes() throws Exception {
+    assertRoundTrip("o'brien\"; x' OR '1'='1");
+  }
+
+  @Test
+  @DisplayName("Names with semicolons and SQL statements round-trip as data")
+  void namesWithSemicolons() throws Exception {
+    assertRoundTrip("a; DROP TABLE locksmith_locks; --");
+  }
+
+  @Test
+  @DisplayName("Names with comment markers round-trip as data")
+  void namesWithCommentMarkers() throws Exception {
+    assertRoundTrip("x -- y /* z */ # w");
+  }
+
+  @Test
+  @DisplayName("Names with backslashes round-trip as data")
+  void namesWithBackslashes() throws Exception {
+    assertRoundTrip("C:\\temp\\' \\\\ \\0 \\n");
+  }
+
+  @Test
+  @DisplayName("Names with non-ASCII text round-trip as data")
+  void namesWithNonAscii() throws Exception {
+    assertRoundTrip("Zürich · 東京 · Ελλάδα · 🔒");
+  }
+
+  @Test
+  @DisplayName("Names that differ only in case or trailing spaces are different locks")
+  void namesCompareExactly() {
+    String base = uniqueName("Case");
+    LockClient a = client();
+    LockClient b = client();
+    assertThat(a.lock(base).tryAcquire()).isPresent();
+    assertThat(b.lock(base.toLowerCase()).tryAcquire()).isPresent();
+    assertThat(b.lock(base + " ").tryAcquire()).isPresent();
+    assertThat(b.lock(base).tryAcquire()).isEmpty();
+  }
+
+  @Test
+  @DisplayName("Purging idle rows deletes them, and the name starts again at token 1")
+  void purgeResetsTokens() {
+    JdbcLockStore store = store();
+    LockKey key = LockKey.exclusive(uniqueName("purge"));
+    for (int i = 0; i < 3; i++) {
+      store.tryAcquire(key, "o", Duration.ofSeconds(30));
+      store.release(key, "o");
+    }
+    LockKey held = LockKey.exclusive(uniqueName("held"));
+    store.tryAcquire(held, "o", Duration.ofSeconds(30));
+    assertThat(store.purgeIdle(Duration.ZERO)).isGreaterThanOrEqualTo(1);
+    assertThat(store.tryAcquire(key, "o", Duration.ofSeconds(30)).token()).isEqualTo(1);
+    // A held lock is never idle.
+    assertThat(store.read(held).owner()).isEqualTo("o");
+  }
+
+  private void assertRoundTrip(String tricky) throws Exception {
+    String name = tricky + " " + UUID.randomUUID();
+    LockClient a = client();
+    try (Lease lease = a.lock(name).tryAcquire().orElseThrow()) {
+      assertThat(lease.name()).isEqualTo(name);
+      assertThat(client().lock(name).tryAcquire()).isEmpty();
+      // A different name sharing the prefix is a different lock.
+      assertThat(client().lock(tricky).tryAcquire().map(l -> l.name())).isPresent();
+      // The row holds exactly the name, byte for byte, and the table is still there.
+      assertThat(rowVersion(name)).isEqualTo(lease.fencingToken());
+    }
+  }
+
+  private long rowVersion(String name) throws SQLException {
+    try (Connection c = dataSource().getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT name, version FROM locksmith_locks WHERE name = ? AND kind = 'X'")) {
+      ps.setString(1, name);
+      try (ResultSet rs = ps.executeQuery()) {
+        assertThat(rs.next()).as("row for %s", name).isTrue();
+        assertThat(rs.getString(1)).isEqualTo(name);
+        long version = rs.getLong(2);
+        assertThat(rs.next()).isFalse();
+        return version;
+      }
+    }
+  }
+}
