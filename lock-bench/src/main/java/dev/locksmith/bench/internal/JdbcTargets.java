@@ -1,0 +1,272 @@
+package dev.locksmith.bench.internal;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.locksmith.bench.LockTarget;
+import dev.locksmith.bench.Servers;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.SimpleLock;
+import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
+import org.springframework.integration.jdbc.lock.DefaultLockRepository;
+import org.springframework.integration.jdbc.lock.JdbcLockRegistry;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+
+/** The JDBC targets on H2 or PostgreSQL: the raw statements, Spring Integration and ShedLock. */
+final class JdbcTargets {
+
+  private static final AtomicInteger POOLS = new AtomicInteger();
+
+  private JdbcTargets() {}
+
+  /** A HikariCP pool of 10 (Locksmith's JDBC default), so every target gets the same pool. */
+  static HikariDataSource pool(String store) {
+    HikariConfig config = new HikariConfig();
+    config.setPoolName("bench-" + store + "-" + POOLS.incrementAndGet());
+    config.setJdbcUrl(Servers.jdbcUrl(store));
+    if (store.equals("postgres")) {
+      config.setUsername("postgres");
+    }
+    config.setMaximumPoolSize(10);
+    config.setMinimumIdle(1);
+    config.setAutoCommit(true);
+    return new HikariDataSource(config);
+  }
+
+  /** Runs DDL, ignoring "already exists" so that several targets and forks can share a database. */
+  static void createTable(DataSource ds, String ddl) {
+    try (Connection c = ds.getConnection();
+        var s = c.createStatement()) {
+      s.execute(ddl);
+    } catch (SQLException e) {
+      String state = e.getSQLState();
+      // 42P07 (PostgreSQL) and 42S01 (H2): the table exists already.
+      if (!"42P07".equals(state) && !"42S01".equals(state)) {
+        throw new IllegalStateException("could not run " + ddl, e);
+      }
+    }
+  }
+
+  /**
+   * The two statements a lock table needs at the least: a guarded {@code UPDATE} that takes the row
+   * if it is free or expired (on the database clock), with an {@code INSERT} the first time a name
+   * is seen; and an owner-checked {@code UPDATE} that frees it. Rows are never deleted, like
+   * Locksmith's table, so the steady state is exactly two statements per acquire and release.
+   */
+  static final class Raw implements LockTarget {
+    private final String store;
+    private final HikariDataSource ds;
+    private final String owner = UUID.randomUUID().toString();
+    private final String acquireSql;
+    private final String insertSql;
+    private static final String RELEASE_SQL =
+        "UPDATE bench_raw_lock SET owner = NULL WHERE name = ? AND owner = ?";
+
+    Raw(String store) {
+      this.store = store;
+      ds = pool(store);
+      createTable(
+          ds,
+          "CREATE TABLE bench_raw_lock (name VARCHAR(255) PRIMARY KEY, owner VARCHAR(64),"
+              + " expires_at TIMESTAMP WITH TIME ZONE NOT NULL)");
+      String expiry =
+          store.equals("h2")
+              ? "DATEADD(MILLISECOND, ?, CURRENT_TIMESTAMP)"
+              : "CURRENT_TIMESTAMP + CAST(? AS INTEGER) * INTERVAL '1 millisecond'";
+      acquireSql =
+          "UPDATE bench_raw_lock SET owner = ?, expires_at = "
+              + expiry
+              + " WHERE name = ? AND (owner IS NULL OR expires_at < CURRENT_TIMESTAMP)";
+      insertSql =
+          "INSERT INTO bench_raw_lock (name, owner, expires_at) VALUES (?, ?, " + expiry + ")";
+    }
+
+    @Override
+    public String id() {
+      return store + "/raw";
+    }
+
+    @Override
+    public Held acquire(String name) throws Exception {
+      return Waits.retry(name, () -> tryOnce(name));
+    }
+
+    private Held tryOnce(String name) throws SQLException {
+      try (Connection c = ds.getConnection()) {
+        try (PreparedStatement update = c.prepareStatement(acquireSql)) {
+          update.setString(1, owner);
+          update.setInt(2, 30_000);
+          update.setString(3, name);
+          if (update.executeUpdate() == 1) {
+            return () -> release(name);
+          }
+        }
+        try (PreparedStatement insert = c.prepareStatement(insertSql)) {
+          insert.setString(1, name);
+          insert.setString(2, owner);
+          insert.setInt(3, 30_000);
+          insert.executeUpdate();
+          return () -> release(name);
+        } catch (SQLException e) {
+          if (e.getSQLState() != null && e.getSQLState().startsWith("23")) {
+            return null; // someone else inserted it first: busy
+          }
+          throw e;
+        }
+      }
+    }
+
+    private void release(String name) throws SQLException {
+      try (Connection c = ds.getConnection();
+          PreparedStatement release = c.prepareStatement(RELEASE_SQL)) {
+        release.setString(1, name);
+        release.setString(2, owner);
+        if (release.executeUpdate() != 1) {
+          throw new IllegalStateException("raw JDBC lock " + name + " was not held");
+        }
+      }
+    }
+
+    @Override
+    public boolean blocking() {
+      return false;
+    }
+
+    @Override
+    public void close() {
+      ds.close();
+    }
+  }
+
+  /** Spring Integration's {@code JdbcLockRegistry} over a {@code DefaultLockRepository}. */
+  static final class SpringRegistry implements LockTarget {
+    private final String store;
+    private final HikariDataSource ds;
+    private final DefaultLockRepository repository;
+    private final JdbcLockRegistry registry;
+
+    SpringRegistry(String store) {
+      this.store = store;
+      ds = pool(store);
+      createTable(ds, intLockDdl(store));
+      repository = new DefaultLockRepository(ds);
+      repository.setTransactionManager(new DataSourceTransactionManager(ds));
+      repository.afterPropertiesSet();
+      repository.afterSingletonsInstantiated();
+      repository.start();
+      registry = new JdbcLockRegistry(repository);
+    }
+
+    /** The {@code INT_LOCK} DDL shipped in the spring-integration-jdbc jar for this database. */
+    private static String intLockDdl(String store) {
+      String resource =
+          "/org/springframework/integration/jdbc/schema-"
+              + (store.equals("h2") ? "h2" : "postgresql")
+              + ".sql";
+      try (InputStream in = DefaultLockRepository.class.getResourceAsStream(resource)) {
+        if (in == null) {
+          throw new IllegalStateException("spring-integration-jdbc has no " + resource);
+        }
+        String all = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        Matcher m =
+            Pattern.compile("CREATE TABLE INT_LOCK\\s*\\(.*?\\)\\s*;", Pattern.DOTALL).matcher(all);
+        if (!m.find()) {
+          throw new IllegalStateException(resource + " has no INT_LOCK table");
+        }
+        String ddl = m.group().trim();
+        return ddl.substring(0, ddl.length() - 1);
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    @Override
+    public String id() {
+      return store + "/spring";
+    }
+
+    @Override
+    public Held acquire(String name) throws InterruptedException {
+      return Waits.lock(name, registry.obtain(name));
+    }
+
+    @Override
+    public boolean blocking() {
+      return true;
+    }
+
+    @Override
+    public void close() {
+      repository.close();
+      ds.close();
+    }
+  }
+
+  /**
+   * ShedLock's {@code JdbcTemplateLockProvider} on the database clock. ShedLock only tries once (it
+   * is made for scheduled jobs that skip a run), so it takes no part in hand-off.
+   */
+  static final class ShedLock implements LockTarget {
+    private final String store;
+    private final HikariDataSource ds;
+    private final JdbcTemplateLockProvider provider;
+
+    ShedLock(String store) {
+      this.store = store;
+      ds = pool(store);
+      createTable(
+          ds,
+          "CREATE TABLE shedlock (name VARCHAR(64) NOT NULL, lock_until TIMESTAMP NOT NULL,"
+              + " locked_at TIMESTAMP NOT NULL, locked_by VARCHAR(255) NOT NULL,"
+              + " PRIMARY KEY (name))");
+      provider =
+          new JdbcTemplateLockProvider(
+              JdbcTemplateLockProvider.Configuration.builder()
+                  .withJdbcTemplate(new JdbcTemplate(ds))
+                  .usingDbTime()
+                  .build());
+    }
+
+    @Override
+    public String id() {
+      return store + "/shedlock";
+    }
+
+    @Override
+    public Held acquire(String name) throws Exception {
+      return Waits.retry(
+          name,
+          () -> {
+            Optional<SimpleLock> lock =
+                provider.lock(
+                    new LockConfiguration(
+                        Instant.now(), name, Duration.ofSeconds(30), Duration.ZERO));
+            return lock.<Held>map(l -> l::unlock).orElse(null);
+          });
+    }
+
+    @Override
+    public boolean blocking() {
+      return false;
+    }
+
+    @Override
+    public void close() {
+      ds.close();
+    }
+  }
+}

@@ -1,0 +1,101 @@
+package dev.locksmith.bench.internal;
+
+import dev.locksmith.bench.LockTarget;
+import dev.locksmith.bench.Servers;
+import java.util.List;
+
+/**
+ * Opens a {@link LockTarget} by id: {@code store/impl}, where store is {@code redis}, {@code
+ * memcached}, {@code zookeeper}, {@code h2} or {@code postgres} and impl is {@code locksmith},
+ * {@code raw} or a peer ({@code redisson}, {@code spring}, {@code curator}, {@code shedlock}).
+ */
+public final class Targets {
+
+  /** Every target id, store by store, Locksmith first. */
+  public static final List<String> ALL =
+      List.of(
+          "redis/locksmith",
+          "redis/raw",
+          "redis/redisson",
+          "redis/spring",
+          "memcached/locksmith",
+          "memcached/raw",
+          "zookeeper/locksmith",
+          "zookeeper/raw",
+          "zookeeper/curator",
+          "zookeeper/spring",
+          "h2/locksmith",
+          "h2/raw",
+          "h2/spring",
+          "h2/shedlock",
+          "postgres/locksmith",
+          "postgres/raw",
+          "postgres/spring",
+          "postgres/shedlock");
+
+  private Targets() {}
+
+  /** The Locksmith URI of {@code store}'s benchmark server. */
+  public static String locksmithUri(String store) {
+    switch (store) {
+      case "redis":
+        return "redis://" + Servers.redis();
+      case "memcached":
+        return "memcached://" + Servers.memcached();
+      case "zookeeper":
+        return "zookeeper://" + Servers.zookeeper() + "/locksmith-bench";
+      case "h2":
+        return Servers.jdbcUrl("h2");
+      case "postgres":
+        return Servers.jdbcUrl("postgres") + "?user=postgres";
+      default:
+        throw new IllegalArgumentException("unknown store '" + store + "'");
+    }
+  }
+
+  /**
+   * Opens the target called {@code id}.
+   *
+   * @throws IllegalArgumentException for an unknown id
+   * @throws Exception if the client cannot connect
+   */
+  public static LockTarget open(String id) throws Exception {
+    int slash = id.indexOf('/');
+    if (slash < 0 || !ALL.contains(id)) {
+      throw new IllegalArgumentException("unknown target '" + id + "'; known: " + ALL);
+    }
+    String store = id.substring(0, slash);
+    String impl = id.substring(slash + 1);
+    if (impl.equals("locksmith")) {
+      return new LocksmithTarget(id, locksmithUri(store));
+    }
+    switch (id) {
+      case "redis/raw":
+        return new RedisTargets.Raw(Servers.redis());
+      case "redis/redisson":
+        return new RedisTargets.RedissonLock(Servers.redis());
+      case "redis/spring":
+        return new RedisTargets.SpringRegistry(Servers.redis());
+      case "memcached/raw":
+        return new MemcachedTargets.Raw(Servers.memcached());
+      case "zookeeper/raw":
+        return new ZooKeeperTargets.Raw(Servers.zookeeper());
+      case "zookeeper/curator":
+        return new ZooKeeperTargets.CuratorMutex(Servers.zookeeper());
+      case "zookeeper/spring":
+        return new ZooKeeperTargets.SpringRegistry(Servers.zookeeper());
+      default:
+        break;
+    }
+    switch (impl) {
+      case "raw":
+        return new JdbcTargets.Raw(store);
+      case "spring":
+        return new JdbcTargets.SpringRegistry(store);
+      case "shedlock":
+        return new JdbcTargets.ShedLock(store);
+      default:
+        throw new IllegalArgumentException("unknown target '" + id + "'");
+    }
+  }
+}

@@ -1,0 +1,157 @@
+package dev.locksmith.bench.internal;
+
+import dev.locksmith.bench.LockTarget;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.springframework.integration.zookeeper.lock.ZookeeperLockRegistry;
+
+/** The ZooKeeper targets: the raw Curator bound, {@code InterProcessMutex}, Spring Integration. */
+final class ZooKeeperTargets {
+
+  private ZooKeeperTargets() {}
+
+  /** A started Curator client with the same settings as Locksmith's ZooKeeper store. */
+  static CuratorFramework curator(String hostPort) throws InterruptedException {
+    CuratorFramework curator =
+        CuratorFrameworkFactory.builder()
+            .connectString(hostPort)
+            .sessionTimeoutMs(10_000)
+            .connectionTimeoutMs(3_000)
+            .retryPolicy(new RetryNTimes(2, 100))
+            .build();
+    curator.start();
+    if (!curator.blockUntilConnected(10, TimeUnit.SECONDS)) {
+      curator.close();
+      throw new IllegalStateException("could not connect to ZooKeeper at " + hostPort);
+    }
+    return curator;
+  }
+
+  /**
+   * The fewest round trips of the ephemeral-sequential lock on bare Curator: create an {@code
+   * EPHEMERAL_SEQUENTIAL} node under the lock's path, {@code getChildren} to see that it is the
+   * lowest, and delete it to release.
+   */
+  static final class Raw implements LockTarget {
+    private final CuratorFramework curator;
+
+    Raw(String hostPort) throws InterruptedException {
+      curator = curator(hostPort);
+    }
+
+    @Override
+    public String id() {
+      return "zookeeper/raw";
+    }
+
+    @Override
+    public Held acquire(String name) throws Exception {
+      String parent = "/raw-bench/" + name;
+      return Waits.retry(
+          parent,
+          () -> {
+            String path =
+                curator
+                    .create()
+                    .creatingParentContainersIfNeeded()
+                    .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                    .forPath(parent + "/lock-");
+            String mine = path.substring(parent.length() + 1);
+            List<String> children = curator.getChildren().forPath(parent);
+            String lowest = children.stream().min(String::compareTo).orElseThrow();
+            if (!lowest.equals(mine)) {
+              curator.delete().forPath(path);
+              return null;
+            }
+            return () -> {
+              try {
+                curator.delete().forPath(path);
+              } catch (KeeperException.NoNodeException e) {
+                throw new IllegalStateException("raw ZooKeeper lock " + path + " was not held", e);
+              }
+            };
+          });
+    }
+
+    @Override
+    public boolean blocking() {
+      return false;
+    }
+
+    @Override
+    public void close() {
+      curator.close();
+    }
+  }
+
+  /** Curator's {@code InterProcessMutex}, one per acquire as a user who holds no cache would. */
+  static final class CuratorMutex implements LockTarget {
+    private final CuratorFramework curator;
+
+    CuratorMutex(String hostPort) throws InterruptedException {
+      curator = curator(hostPort);
+    }
+
+    @Override
+    public String id() {
+      return "zookeeper/curator";
+    }
+
+    @Override
+    public Held acquire(String name) throws Exception {
+      InterProcessMutex mutex = new InterProcessMutex(curator, "/curator-bench/" + name);
+      if (!mutex.acquire(MAX_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+        throw new IllegalStateException("could not acquire InterProcessMutex " + name + " in time");
+      }
+      return mutex::release;
+    }
+
+    @Override
+    public boolean blocking() {
+      return true;
+    }
+
+    @Override
+    public void close() {
+      curator.close();
+    }
+  }
+
+  /** Spring Integration's {@code ZookeeperLockRegistry} (an {@code InterProcessMutex} per key). */
+  static final class SpringRegistry implements LockTarget {
+    private final CuratorFramework curator;
+    private final ZookeeperLockRegistry registry;
+
+    SpringRegistry(String hostPort) throws InterruptedException {
+      curator = curator(hostPort);
+      registry = new ZookeeperLockRegistry(curator, "/spring-bench");
+    }
+
+    @Override
+    public String id() {
+      return "zookeeper/spring";
+    }
+
+    @Override
+    public Held acquire(String name) throws InterruptedException {
+      return Waits.lock(name, registry.obtain(name));
+    }
+
+    @Override
+    public boolean blocking() {
+      return true;
+    }
+
+    @Override
+    public void close() {
+      registry.destroy();
+      curator.close();
+    }
+  }
+}

@@ -1,0 +1,123 @@
+package dev.locksmith.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportMainTest {
+
+  @TempDir Path results;
+
+  private static String jmhRun(String method, String target, double... iterations) {
+    StringBuilder raw = new StringBuilder("[[");
+    for (int i = 0; i < iterations.length; i++) {
+      raw.append(i == 0 ? "" : ",").append(iterations[i]);
+    }
+    raw.append("]]");
+    return "{\"benchmark\":\"dev.locksmith.bench.AcquireReleaseBenchmark."
+        + method
+        + "\",\"params\":{\"target\":\""
+        + target
+        + "\"},\"primaryMetric\":{\"score\":0,\"rawData\":"
+        + raw
+        + "},\"secondaryMetrics\":{\"gc.alloc.rate.norm\":{\"score\":1234.5}}}";
+  }
+
+  @Test
+  @DisplayName("ratios are medians of iterations, marked MET or MISSED against the goal")
+  void ratiosAndMarks() throws IOException {
+    Files.writeString(
+        results.resolve("jmh.json"),
+        "["
+            + jmhRun("oneThread", "redis/locksmith", 900, 1000, 1100)
+            + ","
+            + jmhRun("oneThread", "redis/raw", 1000, 1000, 1000)
+            + ","
+            + jmhRun("oneThread", "redis/redisson", 500, 800, 900)
+            + ","
+            + jmhRun("oneThread", "h2/locksmith", 25000, 26000, 27000)
+            + "]");
+    String md = ReportMain.render(results, "quick");
+
+    assertThat(md)
+        .contains(
+            "Redis: Locksmith ≥ 0.9× the raw pair (SET NX PX + EVAL), 1 thread | 1.00× [0.90–1.10] | MET")
+        .contains(
+            "Redis: Locksmith ≥ 1.4× Redisson RLock, 1 thread | 1.25× [1.00–2.20] | **MISSED**")
+        .contains(
+            "H2 in-memory, 1 thread: Locksmith ≥ 20,000 acquire+release/s | 26,000 ops/s | MET")
+        .contains("| redis/raw | 1,000 [1,000–1,000] | 1.00× [0.90–1.10] |")
+        .contains("1,235");
+  }
+
+  @Test
+  @DisplayName("a measurement that is missing shows as NOT RUN instead of disappearing")
+  void missingIsNotRun() throws IOException {
+    String md = ReportMain.render(results, "quick");
+
+    assertThat(md)
+        .contains("ZooKeeper: Locksmith ≥ 1.0× Curator InterProcessMutex, 16 threads | — | NOT RUN")
+        .contains("| redis hand-off p50 ≤ 1.00 ms (Locksmith) | — | NOT RUN |")
+        .contains("| scale runs | — | NOT RUN |");
+  }
+
+  @Test
+  @DisplayName("hand-off uses the median of the repeats' p50 and p99, with their range")
+  void handoffMedians() throws IOException {
+    Files.writeString(
+        results.resolve("handoff.json"),
+        "[{\"target\":\"redis/locksmith\",\"samples\":50,\"repeats\":["
+            + "{\"p50Millis\":0.5,\"p99Millis\":2.0},"
+            + "{\"p50Millis\":0.7,\"p99Millis\":3.0},"
+            + "{\"p50Millis\":1.5,\"p99Millis\":9.0}]},"
+            + "{\"target\":\"zookeeper/locksmith\",\"samples\":50,\"repeats\":[],"
+            + "\"error\":\"java.lang.IllegalStateException: boom\"}]");
+    String md = ReportMain.render(results, "full");
+
+    assertThat(md)
+        .contains("| redis hand-off p50 ≤ 1.00 ms (Locksmith) | 0.70 ms [0.50–1.50] | MET |")
+        .contains("| redis/locksmith | 50 × 3 | 0.70 ms [0.50–1.50] | 3.00 ms [2.00–9.00] |")
+        .contains("| zookeeper/locksmith | — | FAILED: java.lang.IllegalStateException: boom")
+        .contains("| zookeeper hand-off p50 ≤ 3.00 ms (Locksmith) | — | NOT RUN |");
+  }
+
+  @Test
+  @DisplayName("scale runs that fail their promise are marked MISSED")
+  void scaleMarks() throws IOException {
+    Files.writeString(
+        results.resolve("scale.json"),
+        "[{\"kind\":\"leases\",\"store\":\"redis\",\"leases\":10000,\"holdSeconds\":60,"
+            + "\"lost\":3,\"invalidAtEnd\":3,\"rivalChecks\":200,\"rivalAcquired\":0,"
+            + "\"maxRenewerThreads\":1,\"heapBeforeMiB\":10.0,\"heapHeldMiB\":20.0,"
+            + "\"heapPerLeaseBytes\":1048.5,\"pass\":false},"
+            + "{\"kind\":\"contention\",\"store\":\"h2\",\"threads\":64,\"names\":1000,"
+            + "\"seconds\":60,\"holds\":5000,\"holdsPerSecond\":83.3,\"violations\":0,"
+            + "\"errors\":0,\"pass\":true}]");
+    String md = ReportMain.render(results, "full");
+
+    assertThat(md)
+        .contains(
+            "| scale: redis, 10,000 auto-renewed leases held 60 s | 3 lost, 3 invalid, 0/200"
+                + " stolen, ≤ 1 renewer threads, heap +10.0 MiB (1049 B/lease) | **MISSED** |")
+        .contains(
+            "| scale: h2, 64 threads on 1,000 names for 60 s under the history checker | 5,000"
+                + " holds (83.30/s), 0 violations, 0 errors | MET |");
+  }
+
+  @Test
+  @DisplayName("percentiles use the nearest rank")
+  void percentiles() {
+    long[] sorted = new long[100];
+    for (int i = 0; i < 100; i++) {
+      sorted[i] = i + 1;
+    }
+    assertThat(HandoffMain.percentile(sorted, 0.50)).isEqualTo(50);
+    assertThat(HandoffMain.percentile(sorted, 0.99)).isEqualTo(99);
+    assertThat(HandoffMain.percentile(new long[] {7}, 0.99)).isEqualTo(7);
+  }
+}
