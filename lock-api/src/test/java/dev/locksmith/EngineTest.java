@@ -114,6 +114,37 @@ class EngineTest {
   }
 
   @Test
+  @DisplayName("one client renews thousands of leases with at most two threads and loses none")
+  void manyLeasesTwoThreads() throws Exception {
+    LockClient a = client(LockOptions.builder().leaseTime(Duration.ofMillis(600)).build());
+    AtomicInteger lost = new AtomicInteger();
+    List<Lease> leases = new ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      Lease l = a.lock("many-" + i).tryAcquire().orElseThrow();
+      l.onLost((lease, why) -> lost.incrementAndGet());
+      leases.add(l);
+    }
+    Thread.sleep(2000);
+    assertThat(lost).as("leases lost while renewed").hasValue(0);
+    assertThat(leases).allMatch(Lease::isValid);
+    long renewers =
+        Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.getName().startsWith("locksmith-renewer-"))
+            .map(t -> t.getName().replaceAll("-(sweep|store)$", ""))
+            .collect(
+                java.util.stream.Collectors.groupingBy(
+                    n -> n, java.util.stream.Collectors.counting()))
+            .values()
+            .stream()
+            .mapToLong(Long::longValue)
+            .max()
+            .orElse(0);
+    assertThat(renewers).as("threads of one client's watchdog").isLessThanOrEqualTo(2);
+    leases.forEach(Lease::release);
+    await().atMost(Duration.ofSeconds(2)).until(() -> ((EngineClient) a).scheduledTimers() == 0);
+  }
+
+  @Test
   @DisplayName("an outage longer than the lease fires onLost; acquire fails; the client recovers")
   void outage() {
     LockClient a = client(LockOptions.builder().leaseTime(Duration.ofMillis(300)).build());

@@ -43,7 +43,7 @@ public final class EngineClient implements LockClient {
   private final String storeName;
   private final Set<Capability> capabilities;
   private final StoreTiming timing;
-  private final LeaseRenewer renewer = new LeaseRenewer();
+  private final LeaseWatchdog watchdog = new LeaseWatchdog();
   private final Set<EngineLease> leases = ConcurrentHashMap.newKeySet();
   private final ConcurrentHashMap<LockKey, ThreadHolds> threadHolds = new ConcurrentHashMap<>();
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -122,7 +122,7 @@ public final class EngineClient implements LockClient {
         log.warn("Could not release {} while closing the client; it frees at expiry", lease, e);
       }
     }
-    renewer.shutdown();
+    watchdog.shutdown();
     store.close();
   }
 
@@ -138,13 +138,16 @@ public final class EngineClient implements LockClient {
     for (EngineLease lease : leases) {
       lease.abandon();
     }
-    renewer.shutdown();
+    watchdog.shutdown();
     store.close();
   }
 
-  /** How many renewal and expiry timers are scheduled (for test kits). */
+  /**
+   * How many leases the watchdog still watches plus renewals queued (for test kits): zero once
+   * every lease was released, lost or abandoned.
+   */
   public int scheduledTimers() {
-    return renewer.pendingTasks();
+    return watchdog.pending();
   }
 
   /** How many leases this client holds and tracks (for test kits). */
@@ -180,8 +183,8 @@ public final class EngineClient implements LockClient {
     return timing;
   }
 
-  LeaseRenewer renewer() {
-    return renewer;
+  LeaseWatchdog watchdog() {
+    return watchdog;
   }
 
   /** A new owner id, unique across clients and processes. */
@@ -213,12 +216,12 @@ public final class EngineClient implements LockClient {
   }
 
   /**
-   * Best-effort owner-checked release of a hold nobody has a lease for, on the renewer's threads;
-   * inline if the client is closing.
+   * Best-effort owner-checked release of a hold nobody has a lease for, on the watchdog's renewal
+   * thread; inline if the client is closing.
    */
   void releaseInBackground(LockKey key, String owner) {
     try {
-      renewer.execute(() -> releaseQuietly(key, owner));
+      watchdog.execute(() -> releaseQuietly(key, owner));
     } catch (java.util.concurrent.RejectedExecutionException closing) {
       releaseQuietly(key, owner);
     }

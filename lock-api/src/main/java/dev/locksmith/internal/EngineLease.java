@@ -13,13 +13,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ScheduledFuture;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The engine's lease: one hold in the store, its renewal and expiry timers, and its listeners.
+ * The engine's lease: one hold in the store, its renewal and expiry deadlines, and its listeners.
  *
  * <p>State moves once from ACTIVE to RELEASED or LOST, under this object's monitor; listeners are
  * told outside it. Validity is measured on {@link System#nanoTime()} from before the acquire was
@@ -46,11 +45,12 @@ final class EngineLease implements Lease {
   private boolean releaseCalled;
   private @Nullable LeaseLostException lostReason;
   private final List<LeaseLostListener> listeners = new ArrayList<>();
-  private @Nullable ScheduledFuture<?> renewal;
-  private @Nullable ScheduledFuture<?> expiryCheck;
+  // Whether a renewal is queued or running; guarded by this.
+  private boolean renewing;
 
   private volatile long leaseNanos;
   private volatile long validUntilNanos;
+  private volatile long renewDueNanos;
   private volatile Instant expiresAt;
   private volatile boolean suspended;
   private volatile @Nullable RuntimeException lastRenewalFailure;
@@ -72,18 +72,21 @@ final class EngineLease implements Lease {
     this.sessionBound = client.capabilities().contains(Capability.SESSION_BOUND);
     this.leaseNanos = leaseTime.toNanos();
     this.validUntilNanos = startNanos + leaseNanos;
+    this.renewDueNanos = startNanos + leaseNanos / 3;
     this.expiresAt = sessionBound ? Instant.MAX : startInstant.plus(leaseTime);
   }
 
-  /** Starts the timers; called once the lease is registered with its client. */
-  synchronized void start() {
-    if (sessionBound || state != State.ACTIVE) {
-      return;
+  /** Hands the lease to the client's watchdog; called once it is registered with its client. */
+  void start() {
+    if (sessionBound) {
+      return; // Held until release or session loss, which the store reports: nothing to watch.
     }
-    scheduleExpiryCheck();
-    if (autoRenew) {
-      scheduleRenewal(leaseNanos / 3);
+    synchronized (this) {
+      if (state != State.ACTIVE) {
+        return;
+      }
     }
+    client.watchdog().watch(this, autoRenew ? renewDueNanos : validUntilNanos);
   }
 
   LockKey key() {
@@ -160,10 +163,8 @@ final class EngineLease implements Lease {
       if (!sessionBound) {
         validUntilNanos = start + leaseNanos;
         expiresAt = startInstant.plus(checked);
-        if (autoRenew) {
-          cancel(renewal);
-          scheduleRenewal(leaseNanos / 3);
-        }
+        renewDueNanos = start + leaseNanos / 3;
+        client.watchdog().wakeBy(autoRenew ? renewDueNanos : validUntilNanos);
       }
     }
   }
@@ -190,8 +191,7 @@ final class EngineLease implements Lease {
       if (!wasLost) {
         state = State.RELEASED;
       }
-      cancel(renewal);
-      cancel(expiryCheck);
+      client.watchdog().unwatch(this);
     }
     client.forget(this);
     if (wasLost) {
@@ -247,8 +247,7 @@ final class EngineLease implements Lease {
         return;
       }
       state = State.LOST;
-      cancel(renewal);
-      cancel(expiryCheck);
+      client.watchdog().unwatch(this);
     }
     client.forget(this);
     fireLost(reason);
@@ -309,30 +308,48 @@ final class EngineLease implements Lease {
   }
 
   /** Stops the timers without telling the store anything: the client is crashing or closing. */
-  synchronized void abandon() {
-    cancel(renewal);
-    cancel(expiryCheck);
+  void abandon() {
+    client.watchdog().unwatch(this);
   }
 
-  // Timers. Both run on the client's LeaseRenewer and reschedule themselves.
+  // The watchdog's side. tick() runs on its sweep thread, renew() on its renewal thread.
 
-  private void scheduleRenewal(long delayNanos) {
-    if (client.renewer().isShutdown()) {
-      return;
+  /**
+   * Looks at the lease at {@code now}: reports it lost if it ran out, hands a due renewal to the
+   * renewal thread, and returns when it next needs looking at ({@link LeaseWatchdog#NONE} if
+   * never).
+   */
+  long tick(long now) {
+    boolean expired;
+    boolean renewNow = false;
+    synchronized (this) {
+      if (state != State.ACTIVE) {
+        return LeaseWatchdog.NONE;
+      }
+      expired = now - validUntilNanos >= 0;
+      if (!expired && autoRenew && !renewing && now - renewDueNanos >= 0) {
+        renewing = true;
+        renewNow = true;
+      }
     }
-    renewal = client.renewer().schedule(this::renew, delayNanos);
-  }
-
-  private void scheduleExpiryCheck() {
-    if (client.renewer().isShutdown()) {
-      return;
+    if (expired) {
+      loseByExpiry();
+      return LeaseWatchdog.NONE;
     }
-    expiryCheck = client.renewer().schedule(this::checkExpiry, validUntilNanos - System.nanoTime());
+    if (renewNow) {
+      client.watchdog().renew(this::renew);
+    }
+    synchronized (this) {
+      return autoRenew && !renewing && renewDueNanos - validUntilNanos < 0
+          ? renewDueNanos
+          : validUntilNanos;
+    }
   }
 
   private void renew() {
     synchronized (this) {
       if (state != State.ACTIVE) {
+        renewing = false;
         return;
       }
     }
@@ -344,25 +361,22 @@ final class EngineLease implements Lease {
       held = client.store().extend(key, owner, Duration.ofNanos(lease));
     } catch (RuntimeException e) {
       lastRenewalFailure = e;
-      long left = validUntilNanos - System.nanoTime();
-      if (left <= 0) {
-        lose(
-            new LeaseLostException(
-                key.name(), "renewal failed until the lease ran out (" + e.getMessage() + ")", e));
-        return;
-      }
       // The store may be back before the lease runs out: retry soon, but not in a tight loop.
       long retry = Math.max(10_000_000L, Math.min(lease / 10, 1_000_000_000L));
       log.debug("Renewal of lock '{}' failed; retrying in {} ms", key, retry / 1_000_000, e);
+      long due = System.nanoTime() + retry;
       synchronized (this) {
-        if (state == State.ACTIVE) {
-          scheduleRenewal(Math.min(retry, left));
-        }
+        renewDueNanos = due;
+        renewing = false;
       }
+      client.watchdog().wakeBy(due);
       return;
     }
     lastRenewalFailure = null;
     if (!held) {
+      synchronized (this) {
+        renewing = false;
+      }
       lose(
           new LeaseLostException(
               key.name(),
@@ -370,7 +384,9 @@ final class EngineLease implements Lease {
                   + " taken)"));
       return;
     }
+    long due;
     synchronized (this) {
+      renewing = false;
       if (state != State.ACTIVE) {
         return;
       }
@@ -378,21 +394,13 @@ final class EngineLease implements Lease {
         validUntilNanos = start + lease;
         expiresAt = startInstant.plusNanos(lease);
       }
-      scheduleRenewal(lease / 3);
+      renewDueNanos = start + lease / 3;
+      due = renewDueNanos;
     }
+    client.watchdog().wakeBy(due);
   }
 
-  private void checkExpiry() {
-    long left = validUntilNanos - System.nanoTime();
-    synchronized (this) {
-      if (state != State.ACTIVE) {
-        return;
-      }
-      if (left > 0) {
-        scheduleExpiryCheck();
-        return;
-      }
-    }
+  private void loseByExpiry() {
     RuntimeException failure = lastRenewalFailure;
     if (failure != null) {
       lose(
@@ -407,12 +415,6 @@ final class EngineLease implements Lease {
               autoRenew
                   ? "it expired before a renewal succeeded"
                   : "it expired at " + expiresAt + " without being extended or released"));
-    }
-  }
-
-  private static void cancel(@Nullable ScheduledFuture<?> f) {
-    if (f != null) {
-      f.cancel(false);
     }
   }
 
