@@ -105,7 +105,11 @@ public final class LockOptions {
     return Optional.ofNullable(owner);
   }
 
-  /** The prefix put before every lock name in the store, if set; each store has its default. */
+  /**
+   * The prefix put before every lock name in the store, if set; each store has its default. It is
+   * read by providers when {@link LockClient#open(String, LockOptions)} builds the store; a store
+   * built by hand and passed to {@link LockClient#of} takes its prefix in its own constructor.
+   */
   public Optional<String> keyPrefix() {
     return Optional.ofNullable(keyPrefix);
   }
