@@ -102,6 +102,10 @@ public final class ReportWriter {
       sb.append('\n');
     }
     sb.append("\nMeasured on: ").append(machine).append('\n');
+    String caveats = caveats();
+    if (!caveats.isEmpty()) {
+      sb.append("\n## Caveats per store\n\n").append(caveats);
+    }
     return sb.toString();
   }
 
@@ -235,6 +239,31 @@ public final class ReportWriter {
 
   private static String fmt(double v) {
     return v >= 1 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%s", v);
+  }
+
+  /** The caveats (from the {@code caveats.md} resource) of the stores in this comparison. */
+  private String caveats() {
+    String all;
+    try (var in = ReportWriter.class.getResourceAsStream("/dev/locksmith/cli/caveats.md")) {
+      if (in == null) {
+        return "";
+      }
+      all = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder();
+    for (String section : all.split("(?m)^### ")) {
+      int nl = section.indexOf('\n');
+      if (nl < 0) {
+        continue;
+      }
+      String store = section.substring(0, nl).trim();
+      if (reports.stream().anyMatch(r -> r.name.equals(store))) {
+        sb.append("### ").append(section.strip()).append("\n\n");
+      }
+    }
+    return sb.toString();
   }
 
   /** Writes {@code compare.md} and {@code compare.html} into {@code dir}. */
