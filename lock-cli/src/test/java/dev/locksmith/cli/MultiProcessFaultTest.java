@@ -73,7 +73,8 @@ class MultiProcessFaultTest {
     return t.name().equals("zookeeper") ? Duration.ofSeconds(15) : LEASE.plusSeconds(8);
   }
 
-  @ParameterizedTest(name = "{0}")
+  // The targets are shared by every test: JUnit must not close them after one invocation.
+  @ParameterizedTest(name = "{0}", autoCloseArguments = false)
   @MethodSource("stores")
   @DisplayName(
       "a holder whose JVM is SIGKILLed frees its lock within its lease, and the next token is higher")
@@ -94,7 +95,8 @@ class MultiProcessFaultTest {
     }
   }
 
-  @ParameterizedTest(name = "{0}")
+  // The targets are shared by every test: JUnit must not close them after one invocation.
+  @ParameterizedTest(name = "{0}", autoCloseArguments = false)
   @MethodSource("stores")
   @DisplayName(
       "a holder frozen by SIGSTOP past its lease is told on waking, and fencing stops its stale write")

@@ -45,12 +45,12 @@ import org.slf4j.LoggerFactory;
  * Curator session.
  *
  * <p>A lock called {@code name} is the children of {@code basePath/<encoded name>} (a container
- * node, removed when empty): {@code lock-<owner tag>-N} for the exclusive lock, {@code read-…} and
- * {@code write-…} for the read-write lock. An attempt creates its node and holds the lock when no
- * node it must wait for precedes it: any earlier node of another owner for an exclusive or write
- * attempt, any earlier write node of another owner for a read attempt (so a stream of readers
- * cannot starve a queued writer). A waiter watches only the one node it waits for, so a release
- * wakes one waiter, not the herd.
+ * node, which the server's container reaper removes some time after it is left empty): {@code
+ * lock-<owner tag>-N} for the exclusive lock, {@code read-…} and {@code write-…} for the read-write
+ * lock. An attempt creates its node and holds the lock when no node it must wait for precedes it:
+ * any earlier node of another owner for an exclusive or write attempt, any earlier write node of
+ * another owner for a read attempt (so a stream of readers cannot starve a queued writer). A waiter
+ * watches only the one node it waits for, so a release wakes one waiter, not the herd.
  *
  * <p>Promises and their limits:
  *
@@ -239,17 +239,14 @@ public final class ZooKeeperLockStore implements LockStore {
           if (again != null) {
             return again;
           }
+          // Round trips: create our node (1 write), list the queue once (1 read) to see whether
+          // anything precedes it, and only if it does not hold, delete it again (1 write).
           Created node = createNode(key, owner);
           boolean granted = false;
           try {
-            List<QueueNode> queue = queue(key);
-            QueueNode mine = find(queue, node.path());
-            if (mine == null) {
-              throw new LockStoreException(
-                  "acquire of lock '" + key.name() + "': the new node " + node + " vanished");
-            }
-            if (blockerOf(key, owner, queue, mine) == null) {
-              Hold hold = grant(slot, key, node, queue);
+            Look look = look(key, owner, node);
+            if (look.blocker() == null) {
+              Hold hold = grant(slot, key, node, look.queue());
               granted = true;
               return Acquisition.acquired(hold.token, 1);
             }
@@ -260,6 +257,20 @@ public final class ZooKeeperLockStore implements LockStore {
             }
           }
         });
+  }
+
+  /** What one listing of the queue told an attempt: the queue and the node it must wait for. */
+  private record Look(List<QueueNode> queue, @Nullable QueueNode blocker) {}
+
+  /** Lists {@code key}'s queue once and finds what {@code node}, just created, waits for. */
+  private Look look(LockKey key, String owner, Created node) throws Exception {
+    List<QueueNode> queue = queue(key);
+    QueueNode mine = find(queue, node.path());
+    if (mine == null) {
+      throw new LockStoreException(
+          "acquire of lock '" + key.name() + "': the new node " + node.path() + " vanished");
+    }
+    return new Look(queue, blockerOf(key, owner, queue, mine));
   }
 
   @Override
@@ -273,7 +284,38 @@ public final class ZooKeeperLockStore implements LockStore {
           if (again != null) {
             return Optional.of(new GrantedAttempt(again));
           }
-          return Optional.of(new NodeAttempt(key, owner, createNode(key, owner)));
+          // The same two round trips as tryAcquire: create our node, then list the queue once. A
+          // node that holds at once is granted here, so the uncontended acquire costs exactly
+          // create + getChildren; a node that waits keeps what the listing told (its blocker), so
+          // the first awaitChange only sets a watch on that node.
+          Created node = createNode(key, owner);
+          Look look;
+          try {
+            look = look(key, owner, node);
+          } catch (InterruptedException | KeeperException.ConnectionLossException e) {
+            if (e instanceof InterruptedException) {
+              Thread.currentThread().interrupt();
+            }
+            // Our node stands in the queue: keep the place and let the queue attempt look again
+            // (or, when interrupted, let the engine end the wait and close it, deleting the node).
+            return Optional.of(new NodeAttempt(key, owner, node, null));
+          } catch (Exception e) {
+            deleteQuietly(node.path()); // Not granted: leave no orphan in the queue.
+            throw e;
+          }
+          if (look.blocker() == null) {
+            boolean granted = false;
+            try {
+              Hold hold = grant(slot, key, node, look.queue());
+              granted = true;
+              return Optional.of(new GrantedAttempt(Acquisition.acquired(hold.token, 1)));
+            } finally {
+              if (!granted) {
+                deleteQuietly(node.path());
+              }
+            }
+          }
+          return Optional.of(new NodeAttempt(key, owner, node, look.blocker().name()));
         });
   }
 
@@ -318,13 +360,15 @@ public final class ZooKeeperLockStore implements LockStore {
             return ReleaseOutcome.HOLD_DECREMENTED;
           }
           slot.hold = null;
+          // One round trip: delete our node. The lock's parent stays; it is a container node, so
+          // the server's reaper removes it once it is empty (deleting it here would cost a write
+          // per release and make the next acquire of the name re-create it).
           try {
             // Guaranteed: if the connection drops now, Curator keeps deleting in the background.
             curator.delete().guaranteed().forPath(hold.path);
           } catch (KeeperException.NoNodeException e) {
             return ReleaseOutcome.NOT_HELD;
           }
-          removeParentIfEmpty(key);
           return ReleaseOutcome.RELEASED;
         });
   }
@@ -575,8 +619,9 @@ public final class ZooKeeperLockStore implements LockStore {
   private record Created(String path, long czxid, long session) {}
 
   private Created createNode(LockKey key, String owner) throws Exception {
-    // A released lock's empty parent is deleted in the background; a create can lose that race
-    // even after Curator re-created the parent once. The parent is re-created on each attempt.
+    // One round trip while the lock's parent exists. When it does not, Curator creates the
+    // parents (containers) and creates again; the server's container reaper may remove an empty
+    // parent between the two, so the parent is re-created on each attempt.
     for (int attempt = 1; ; attempt++) {
       try {
         return createNodeOnce(key, owner);
@@ -686,16 +731,6 @@ public final class ZooKeeperLockStore implements LockStore {
     }
   }
 
-  /** Removes the lock's parent if it is empty, so that names used once do not pile up. */
-  private void removeParentIfEmpty(LockKey key) {
-    try {
-      // Fails harmlessly (NotEmpty, NoNode) when others still queue; creators re-create parents.
-      curator.delete().inBackground((c, event) -> {}).forPath(lockPath(key));
-    } catch (Exception e) {
-      log.debug("Could not remove the empty parent of lock '{}'", key, e);
-    }
-  }
-
   /** Runs {@code task} on the store's event thread, unless the store is closing. */
   private void fire(Runnable task) {
     try {
@@ -796,10 +831,26 @@ public final class ZooKeeperLockStore implements LockStore {
     private @Nullable Acquisition acquired;
     private boolean done;
 
-    NodeAttempt(LockKey key, String owner, Created node) {
+    // What the last look at the queue told, so that the next step does not ask the server again.
+    // Guarded by this attempt's monitor.
+
+    /** The node we wait for, as the enqueue's listing found it; null once used or if unknown. */
+    private @Nullable String knownBlocker;
+
+    /**
+     * The queue as listed when nothing blocked our node, or null. This never goes stale: only nodes
+     * that sort before ours can block it, and new nodes always sort after ours.
+     */
+    private @Nullable List<QueueNode> freeQueue;
+
+    /** Whether awaitChange just found our blocker alive and set a watch that signals its end. */
+    private boolean blockerWatched;
+
+    NodeAttempt(LockKey key, String owner, Created node, @Nullable String knownBlocker) {
       this.key = key;
       this.owner = owner;
       this.node = node;
+      this.knownBlocker = knownBlocker;
       this.watching = curator.newWatcherRemoveCuratorFramework();
       this.watcher =
           event -> {
@@ -823,8 +874,16 @@ public final class ZooKeeperLockStore implements LockStore {
         // The engine's wait throws InterruptedException next and closes the attempt.
         return Acquisition.busy();
       }
+      if (blockerWatched) {
+        // awaitChange saw our blocker alive just now and watches it: no need to ask again, the
+        // watch signals when it leaves (or the connection changes).
+        blockerWatched = false;
+        return Acquisition.busy();
+      }
+      List<QueueNode> free = freeQueue;
+      freeQueue = null;
       try {
-        return pollQueue();
+        return pollQueue(free);
       } catch (LockStoreException e) {
         if (e.getCause() instanceof InterruptedException) {
           // Nothing was recorded (a grant records last): report busy, keep the interrupt, and let
@@ -835,17 +894,23 @@ public final class ZooKeeperLockStore implements LockStore {
       }
     }
 
-    private Acquisition pollQueue() {
+    /**
+     * Grants the lock if our node's turn has come. {@code free} is the queue as awaitChange listed
+     * it when nothing blocked us (the hand-off then costs no second listing), or null to list it.
+     */
+    private Acquisition pollQueue(@Nullable List<QueueNode> free) {
       return withSlot(
           key,
           owner,
           "acquire",
           slot -> {
-            List<QueueNode> queue;
-            try {
-              queue = queue(key);
-            } catch (KeeperException.ConnectionLossException e) {
-              return Acquisition.busy();
+            List<QueueNode> queue = free;
+            if (queue == null) {
+              try {
+                queue = queue(key);
+              } catch (KeeperException.ConnectionLossException e) {
+                return Acquisition.busy();
+              }
             }
             QueueNode mine = find(queue, node.path());
             if (mine == null) {
@@ -888,8 +953,10 @@ public final class ZooKeeperLockStore implements LockStore {
     }
 
     @Override
-    public void awaitChange(Runnable signal) {
+    public synchronized void awaitChange(Runnable signal) {
       this.signal = signal;
+      blockerWatched = false;
+      freeQueue = null;
       if (!curator.getZookeeperClient().isConnected()) {
         return; // The engine polls again after its cap; watches come back with the session.
       }
@@ -908,22 +975,38 @@ public final class ZooKeeperLockStore implements LockStore {
       }
     }
 
+    /**
+     * Round trips: one listing of the queue (none the first time, when the enqueue's listing named
+     * our blocker), then, only if something blocks us, one exists-with-watch on that one node.
+     */
     private void watchBlocker(Runnable signal) {
       call(
           "acquire",
           key,
           () -> {
             try {
-              List<QueueNode> queue = queue(key);
-              QueueNode mine = find(queue, node.path());
-              QueueNode blocker = mine == null ? null : blockerOf(key, owner, queue, mine);
-              if (blocker == null) {
-                signal.run(); // Our turn, or our node is gone: poll will tell.
-                return null;
+              String blockerName = knownBlocker;
+              knownBlocker = null;
+              if (blockerName == null) {
+                List<QueueNode> queue = queue(key);
+                QueueNode mine = find(queue, node.path());
+                if (mine == null) {
+                  signal.run(); // Our node is gone: poll will tell.
+                  return null;
+                }
+                QueueNode blocker = blockerOf(key, owner, queue, mine);
+                if (blocker == null) {
+                  freeQueue = queue; // Our turn: poll grants from this listing.
+                  signal.run();
+                  return null;
+                }
+                blockerName = blocker.name();
               }
-              String path = lockPath(key) + "/" + blocker.name();
+              String path = lockPath(key) + "/" + blockerName;
               if (watching.checkExists().usingWatcher(watcher).forPath(path) == null) {
                 signal.run(); // It left before the watch was set.
+              } else {
+                blockerWatched = true;
               }
             } catch (KeeperException.ConnectionLossException e) {
               // Poll again later; a watch set before the loss survives with the session.
@@ -945,7 +1028,6 @@ public final class ZooKeeperLockStore implements LockStore {
       // Also when the node's session has ended: the server may not have noticed yet, and its
       // protected name is unique, so deleting it can never touch anyone else's node.
       deleteQuietly(node.path());
-      removeParentIfEmpty(key);
     }
   }
 

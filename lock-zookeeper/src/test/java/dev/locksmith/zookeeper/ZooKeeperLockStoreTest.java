@@ -25,6 +25,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.curator.drivers.AdvancedTracerDriver;
+import org.apache.curator.drivers.EventTrace;
+import org.apache.curator.drivers.OperationTrace;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.KeeperException;
@@ -119,7 +122,8 @@ class ZooKeeperLockStoreTest {
       assertThat(lease.fencingToken()).isGreaterThan(previous);
       previous = lease.fencingToken();
       lease.release();
-      // The parent is deleted when empty, so the sequence suffix restarts at 0 every time.
+      // The parent is a container: the server reaps it once empty, and the sequence suffix
+      // restarts at 0 when the next acquire creates it again.
       await()
           .atMost(Duration.ofSeconds(5))
           .until(() -> admin.checkExists().forPath("/t/fence/recreated") == null);
@@ -313,6 +317,42 @@ class ZooKeeperLockStoreTest {
             () ->
                 admin.checkExists().forPath("/t/clean") == null
                     || admin.getChildren().forPath("/t/clean").isEmpty());
+  }
+
+  @Test
+  @DisplayName(
+      "an uncontended acquire+release costs three round trips: create, getChildren, delete")
+  void fewestRoundTrips() throws Exception {
+    CuratorFramework mine = curator();
+    LockClient a = LockClient.of(new ZooKeeperLockStore(mine, "/t/trips"), LockOptions.defaults());
+    toClose.add(a);
+    a.lock("n").acquire(Duration.ofSeconds(5)).release(); // The first one creates the parents.
+    List<String> operations = new CopyOnWriteArrayList<>();
+    mine.getZookeeperClient()
+        .setTracerDriver(
+            new AdvancedTracerDriver() {
+              @Override
+              public void addTrace(OperationTrace trace) {
+                operations.add(trace.getName());
+              }
+
+              @Override
+              public void addEvent(EventTrace trace) {}
+            });
+    List<String> expected =
+        List.of(
+            "CreateBuilderImpl-Foreground",
+            "GetChildrenBuilderImpl-Foreground",
+            "DeleteBuilderImpl-Foreground");
+    for (int i = 0; i < 3; i++) {
+      // A waiting acquire (through the queue) and a non-blocking one cost the same.
+      a.lock("n").acquire(Duration.ofSeconds(5)).release();
+      assertThat(operations).as("acquire(wait) + release").isEqualTo(expected);
+      operations.clear();
+      a.lock("n").tryAcquire().orElseThrow().release();
+      assertThat(operations).as("tryAcquire() + release").isEqualTo(expected);
+      operations.clear();
+    }
   }
 
   @Test

@@ -108,6 +108,7 @@ public final class HolderProcess {
     private final Process process;
     private final BufferedReader output;
     private final PrintWriter input;
+    private final List<String> unclaimed = new ArrayList<>();
     private long token;
 
     Started(Process process) {
@@ -157,9 +158,18 @@ public final class HolderProcess {
     }
 
     /**
-     * Reads lines until one starts with {@code prefix}; null if none comes within {@code timeout}.
+     * The first line starting with {@code prefix} that no earlier await took, reading more lines
+     * for at most {@code timeout}; null if none comes. Lines read while looking for another prefix
+     * are kept, so the order in which the holder prints does not matter.
      */
     public String await(String prefix, Duration timeout) throws IOException {
+      for (java.util.Iterator<String> it = unclaimed.iterator(); it.hasNext(); ) {
+        String line = it.next();
+        if (line.startsWith(prefix)) {
+          it.remove();
+          return line;
+        }
+      }
       long deadline = System.nanoTime() + timeout.toNanos();
       while (System.nanoTime() < deadline) {
         String line = readLine(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
@@ -169,6 +179,7 @@ public final class HolderProcess {
         if (line.startsWith(prefix)) {
           return line;
         }
+        unclaimed.add(line);
       }
       return null;
     }

@@ -49,6 +49,9 @@ public final class LockNodes {
    * name of only dots (which ZooKeeper refuses as a component) has its dots encoded too.
    */
   public static String encode(String name) {
+    if (isPlain(name)) {
+      return name; // The common case, on every operation: no copy.
+    }
     byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
     boolean onlyDots = !name.isEmpty() && name.chars().allMatch(c -> c == '.');
     StringBuilder sb = new StringBuilder(bytes.length + 8);
@@ -72,22 +75,54 @@ public final class LockNodes {
     return sb.toString();
   }
 
+  /** Whether {@code name} encodes to itself: only unreserved ASCII, and not only dots. */
+  private static boolean isPlain(String name) {
+    boolean onlyDots = true;
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      boolean plain =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '-'
+              || c == '_'
+              || c == '~'
+              || c == '.';
+      if (!plain) {
+        return false;
+      }
+      onlyDots &= c == '.';
+    }
+    return !onlyDots;
+  }
+
   /**
    * The owner tag put in a node's name: 16 hex digits of the SHA-256 of the owner id, so that a
    * waiter can tell which earlier nodes belong to its own owner without reading them (a match is
    * confirmed from the node's data).
    */
   public static String ownerTag(String owner) {
+    // A clone of a ready digest skips the provider look-up that getInstance does on every call.
+    java.security.MessageDigest digest;
     try {
-      byte[] d =
-          java.security.MessageDigest.getInstance("SHA-256")
-              .digest(owner.getBytes(StandardCharsets.UTF_8));
-      StringBuilder sb = new StringBuilder(16);
-      for (int i = 0; i < 8; i++) {
-        sb.append(Character.forDigit((d[i] >> 4) & 0xf, 16))
-            .append(Character.forDigit(d[i] & 0xf, 16));
-      }
-      return sb.toString();
+      digest = (java.security.MessageDigest) SHA_256.clone();
+    } catch (CloneNotSupportedException e) {
+      digest = sha256(); // A provider whose digest cannot be cloned: look it up each time.
+    }
+    byte[] d = digest.digest(owner.getBytes(StandardCharsets.UTF_8));
+    StringBuilder sb = new StringBuilder(16);
+    for (int i = 0; i < 8; i++) {
+      sb.append(Character.forDigit((d[i] >> 4) & 0xf, 16))
+          .append(Character.forDigit(d[i] & 0xf, 16));
+    }
+    return sb.toString();
+  }
+
+  private static final java.security.MessageDigest SHA_256 = sha256();
+
+  private static java.security.MessageDigest sha256() {
+    try {
+      return java.security.MessageDigest.getInstance("SHA-256");
     } catch (java.security.NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JVM", e);
     }
