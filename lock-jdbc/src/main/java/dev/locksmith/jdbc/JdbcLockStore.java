@@ -20,9 +20,11 @@ import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
+import java.util.WeakHashMap;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
@@ -72,6 +74,10 @@ public final class JdbcLockStore implements LockStore {
   private final LockTableSql sql;
   private final String table;
   private final int queryTimeoutSeconds;
+  // The physical connections whose session-wide query timeout this store has set (dialects with
+  // sessionWideQueryTimeout() only); weak, so that connections the pool drops are forgotten.
+  private final Set<Connection> sessionTimeoutSet =
+      Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
   private volatile boolean closed;
 
   /**
@@ -311,6 +317,10 @@ public final class JdbcLockStore implements LockStore {
   private Acquisition acquireExclusive(Connection c, String name, String owner, long lease)
       throws SQLException {
     if (sql.acquireReturning != null) {
+      // One statement in the steady state: the guarded UPDATE must hand back version and holds
+      // (token, nested count) from the row it wrote, atomically; a separate read would add a
+      // statement and could see the row after a short lease expired. The INSERT below runs only
+      // for a name never seen (or a busy lock), since rows are never deleted.
       long[] result =
           queryLongs(c, sql.acquireReturning, owner, owner, owner, lease, name, EXCLUSIVE, owner);
       if (result != null) {
@@ -321,7 +331,9 @@ public final class JdbcLockStore implements LockStore {
           ? Acquisition.acquired(1, 1)
           : Acquisition.busy();
     }
-    // Optimistic: read the row, then write it back guarded by the version (and holds) we read.
+    // Optimistic (no UPDATE … RETURNING): read the row, then write it back guarded by the version
+    // (and holds) we read. Two statements are the least here: the read yields the token and holds
+    // that the UPDATE cannot return, and the version guard makes the pair atomic.
     for (int i = 0; i < ATTEMPTS; i++) {
       Row row = queryRow(c, sql.selectRow, name, EXCLUSIVE);
       if (row == null) {
@@ -473,6 +485,9 @@ public final class JdbcLockStore implements LockStore {
       throw new IllegalStateException("this JDBC lock store is closed");
     }
     try (Connection c = dataSource.getConnection()) {
+      if (dialect.sessionWideQueryTimeout()) {
+        setSessionQueryTimeout(c);
+      }
       boolean autoCommit = c.getAutoCommit();
       if (!autoCommit) {
         c.setAutoCommit(true);
@@ -494,6 +509,23 @@ public final class JdbcLockStore implements LockStore {
               + e.getMessage(),
           e);
     }
+  }
+
+  /**
+   * Sets the statement timeout of {@code c}'s session once per physical connection, for drivers
+   * where a per-statement timeout is a session-wide {@code SET} that would make the database parse
+   * every following statement again (see {@link SqlDialect#sessionWideQueryTimeout()}). The pooled
+   * proxy is unwrapped to the driver's connection, which is the session.
+   */
+  private void setSessionQueryTimeout(Connection c) throws SQLException {
+    Connection physical = c.isWrapperFor(Connection.class) ? c.unwrap(Connection.class) : c;
+    if (sessionTimeoutSet.contains(physical)) {
+      return;
+    }
+    try (Statement st = c.createStatement()) {
+      st.setQueryTimeout(queryTimeoutSeconds);
+    }
+    sessionTimeoutSet.add(physical);
   }
 
   private String describeSafely() {
@@ -522,7 +554,9 @@ public final class JdbcLockStore implements LockStore {
       throws SQLException {
     PreparedStatement ps = c.prepareStatement(statement);
     try {
-      ps.setQueryTimeout(queryTimeoutSeconds);
+      if (!dialect.sessionWideQueryTimeout()) {
+        ps.setQueryTimeout(queryTimeoutSeconds);
+      }
       for (int i = 0; i < args.length; i++) {
         ps.setObject(i + 1, args[i]);
       }

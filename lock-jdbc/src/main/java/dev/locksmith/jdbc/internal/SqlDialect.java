@@ -10,8 +10,19 @@ import java.util.Locale;
  * creates the table.
  */
 public enum SqlDialect {
-  /** H2 2.x; {@code FINAL TABLE (UPDATE …)} returns the updated row. */
-  H2("h2", "CAST(FLOOR(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000) AS BIGINT)", true, ""),
+  /**
+   * H2 2.x; {@code FINAL TABLE (UPDATE …)} returns the updated row. The clock is integer arithmetic
+   * ({@code EXTRACT(EPOCH …) * 1000} is DECIMAL division, which dominated the acquire's cost).
+   * {@code DATEDIFF} compares local date-times and ignores offsets, so both sides are put in UTC
+   * first: without {@code AT TIME ZONE 'UTC'} the value is off by the session's zone offset and
+   * jumps at daylight-saving changes.
+   */
+  H2(
+      "h2",
+      "DATEDIFF(MILLISECOND, TIMESTAMP WITH TIME ZONE '1970-01-01 00:00:00+00',"
+          + " CURRENT_TIMESTAMP AT TIME ZONE 'UTC')",
+      true,
+      ""),
   /** PostgreSQL; {@code UPDATE … RETURNING} and {@code INSERT … ON CONFLICT DO NOTHING}. */
   POSTGRESQL(
       "postgresql",
@@ -76,6 +87,17 @@ public enum SqlDialect {
   /** An SQL expression for the database clock's now, in milliseconds since the epoch. */
   public String nowMillis() {
     return nowMillis;
+  }
+
+  /**
+   * Whether the driver's {@code Statement.setQueryTimeout} changes a setting of the whole session
+   * rather than of one statement. H2's does: every call runs {@code SET QUERY_TIMEOUT}, and like
+   * any {@code SET} that invalidates the parsed statements of every session of the database, so
+   * that each following statement is parsed again. On such a driver the store sets the timeout once
+   * per connection instead of once per statement.
+   */
+  public boolean sessionWideQueryTimeout() {
+    return this == H2;
   }
 
   /** Whether an UPDATE can return the row it wrote in the same statement. */
