@@ -27,6 +27,7 @@ import java.util.function.Supplier;
 import net.spy.memcached.CASValue;
 import net.spy.memcached.MemcachedClient;
 import net.spy.memcached.MemcachedNode;
+import net.spy.memcached.NodeLocator;
 import net.spy.memcached.internal.OperationFuture;
 import net.spy.memcached.ops.OperationStatus;
 import net.spy.memcached.ops.StatusCode;
@@ -55,12 +56,17 @@ import org.slf4j.LoggerFactory;
  * is stored as {@code ceil(lease) + 1} seconds because memcached may drop an item up to a second
  * early, so the item lives at least as long as asked.
  *
- * <p>Fencing tokens (when enabled) come from {@code incr} on a per-name counter item, drawn after
- * the {@code add} succeeded, so only holders draw and in the order they held. A missing counter
+ * <p>Fencing tokens (when enabled) come from {@code incr} on a per-name counter item, executed by
+ * memcached after the {@code add} (pipelined behind it on the same connection, or sent after it
+ * completed), so every holder's token is drawn after the previous holder's was. A missing counter
  * (new name, memcached restarted, counter evicted or flushed) is created at the current wall-clock
- * time in microseconds; tokens therefore keep rising across counter loss as long as the clocks of
+ * time in nanoseconds; tokens therefore keep rising across counter loss as long as the clocks of
  * the clients that create counters do not run behind each other by more than the counter lived.
  * That clock condition is the whole promise: see the module README.
+ *
+ * <p>Round trips: acquire is {@code add}+{@code incr} (pipelined) then the {@code cas} that writes
+ * the token, or one {@code add} without fencing; release is {@code gets} then {@code delete} with
+ * the CAS id read; extend is {@code gets} then {@code cas}.
  *
  * <p>Failures (server unreachable, paused past the operation timeout, out of memory, a key holding
  * something that is not a lock record) throw {@link LockStoreException} with spymemcached's
@@ -89,6 +95,17 @@ public final class MemcachedLockStore implements LockStore {
   private final long timeoutMillis;
   private final Set<Capability> capabilities;
   private final Clock wallClock = Clock.systemUTC();
+
+  /**
+   * Whether {@code add} and {@code incr} may be pipelined when both keys map to the same server.
+   * True for the provider's own client ({@code FailureMode.Cancel}: an operation goes to its key's
+   * server or fails) and for a client of one server; a caller's client of several servers might
+   * redistribute the two operations to different servers, which would lose their order.
+   */
+  private final boolean pipelineIncr;
+
+  /** Whether the client has exactly one server, so every key goes to it. */
+  private final boolean singleServer;
 
   /**
    * A store on {@code client} with the default key prefix and fencing tokens on. The caller keeps
@@ -142,6 +159,8 @@ public final class MemcachedLockStore implements LockStore {
             ? Set.copyOf(
                 EnumSet.of(Capability.REENTRANCY, Capability.FENCING, Capability.DURABLE_FENCING))
             : Set.of(Capability.REENTRANCY);
+    this.singleServer = client.getConnection().getLocator().getAll().size() == 1;
+    this.pipelineIncr = ownsClient || singleServer;
   }
 
   /** The spymemcached client this store talks through. */
@@ -191,17 +210,29 @@ public final class MemcachedLockStore implements LockStore {
     requireExclusive(key);
     requireLease(leaseTime);
     String itemKey = keys.lock(key.name());
+    String counterKey = keys.fence(key.name());
     int expiry = expirySeconds(leaseTime);
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       LockRecord fresh = new LockRecord(fencing ? LockRecord.PENDING : 0, 1, expiry, owner);
       OperationFuture<Boolean> add =
           send("add", key, () -> client.add(itemKey, expiry, fresh.encode(), TEXT));
+      // Round trip 1: the add, with the counter's incr pipelined right behind it when both keys
+      // live on the same server. memcached executes one connection's requests in order, and
+      // spymemcached keeps one connection per server and sends a server's operations in the order
+      // they were queued (also when it resends them after a reconnect), so this incr is executed
+      // after our add. A next holder's add can only succeed after our hold ended, which is after
+      // our incr answered, so its incr executes after ours: tokens rise across successive holders.
+      // An add that finds the lock taken burns the token it drew; gaps are allowed.
+      OperationFuture<Long> incr =
+          fencing && pipelineIncr && sameServer(itemKey, counterKey)
+              ? sendIncr(counterKey, key)
+              : null;
       StatusCode added = await(add, "add", key).getStatusCode();
       if (added == StatusCode.SUCCESS) {
         if (!fencing) {
           return Acquisition.acquired(0, 1);
         }
-        Acquisition a = recordToken(key, itemKey, fresh, add);
+        Acquisition a = recordToken(key, itemKey, fresh, add, incr);
         if (a != null) {
           return a;
         }
@@ -210,6 +241,8 @@ public final class MemcachedLockStore implements LockStore {
       if (added != StatusCode.ERR_EXISTS && added != StatusCode.ERR_NOT_STORED) {
         throw failed("add", key, add);
       }
+      // Round trip 2 (re-entry or busy): read the item to see whose it is. An unanswered pipelined
+      // incr needs no waiting: the token it drew is simply not used.
       CASValue<String> current = gets(itemKey, key);
       if (current == null) {
         continue; // It expired or was released between our add and our gets.
@@ -223,9 +256,11 @@ public final class MemcachedLockStore implements LockStore {
         LockSupport.parkNanos(1_000_000L);
         continue;
       }
+      // Round trip 3 (re-entry only): the nested hold, CAS-checked against the version just read.
       LockRecord nested = held.with(held.holds() + 1, expiry);
-      StatusCode r = cas(itemKey, current.getCas(), expiry, nested, key);
-      if (r == StatusCode.SUCCESS) {
+      OperationFuture<?> r = cas(itemKey, current.getCas(), expiry, nested, key);
+      StatusCode code = r.getStatus().getStatusCode();
+      if (code == StatusCode.SUCCESS) {
         return Acquisition.acquired(held.token(), nested.holds());
       }
       // ERR_EXISTS: changed under us; ERR_NOT_FOUND: gone. Either way, look again.
@@ -244,21 +279,23 @@ public final class MemcachedLockStore implements LockStore {
    * Draws a token for the hold that {@code add} just created and writes it into the item. Returns
    * null if the item was lost before the token could be recorded (it expired, was flushed or
    * evicted, and maybe taken by someone else): the caller then starts over.
+   *
+   * @param incr the {@code incr} pipelined behind the {@code add}, or null to send it now (keys on
+   *     different servers: only an incr sent after the add completed is known to execute after it)
    */
   private @Nullable Acquisition recordToken(
-      LockKey key, String itemKey, LockRecord fresh, OperationFuture<Boolean> add) {
-    Long addCas;
-    try {
-      addCas = add.getCas();
-    } catch (RuntimeException e) {
-      addCas = null; // Not every server reports the CAS id of an add; read it instead.
-    }
+      LockKey key,
+      String itemKey,
+      LockRecord fresh,
+      OperationFuture<Boolean> add,
+      @Nullable OperationFuture<Long> incr) {
+    long addCas = casOf(add);
     long token;
     try {
-      token = nextToken(key);
+      token = tokenOf(incr != null ? incr : sendIncr(keys.fence(key.name()), key), key);
     } catch (RuntimeException e) {
       // Do not leave a hold without a token behind: its owner could not re-enter it until expiry.
-      if (addCas != null && addCas != 0) {
+      if (addCas != 0) {
         try {
           client.delete(itemKey, addCas);
         } catch (RuntimeException ignored) {
@@ -268,17 +305,21 @@ public final class MemcachedLockStore implements LockStore {
       throw e;
     }
     long cas;
-    if (addCas != null && addCas != 0) {
+    if (addCas != 0) {
       cas = addCas;
     } else {
+      // Not every server reports the CAS id of an add: read it (one more round trip).
       CASValue<String> now = gets(itemKey, key);
       if (now == null || !decode(now, key).equals(fresh)) {
         return null;
       }
       cas = now.getCas();
     }
-    StatusCode r = cas(itemKey, cas, fresh.leaseSeconds(), fresh.withToken(token), key);
-    if (r == StatusCode.SUCCESS) {
+    // Round trip 2: write the token into the item, so that re-entry returns it. The CAS id of our
+    // own add also proves the item is still the one we created, so the hold is ours.
+    LockRecord tokened = fresh.withToken(token);
+    OperationFuture<?> r = cas(itemKey, cas, fresh.leaseSeconds(), tokened, key);
+    if (r.getStatus().getStatusCode() == StatusCode.SUCCESS) {
       return Acquisition.acquired(token, 1);
     }
     // Nobody else may write an item we hold, and our own owner waits while the token is pending,
@@ -288,22 +329,38 @@ public final class MemcachedLockStore implements LockStore {
   }
 
   /**
-   * The next fencing token of {@code key}: {@code incr} of its counter, created at the wall clock
-   * in microseconds when missing, so a lost counter restarts above every token drawn before (given
-   * the clock condition in the class comment).
+   * Sends the {@code incr} of a fencing counter; a missing counter is created at the wall clock in
+   * nanoseconds, so a lost counter restarts above every token drawn before (given the clock
+   * condition in the class comment; nanoseconds leave room for a thousand draws, busy attempts
+   * included, per microsecond the counter lived).
    */
-  private long nextToken(LockKey key) {
-    String counter = keys.fence(key.name());
+  private OperationFuture<Long> sendIncr(String counterKey, LockKey key) {
     Instant now = wallClock.instant();
     long floor =
-        Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000L), now.getNano() / 1000);
-    OperationFuture<Long> f = send("incr", key, () -> client.asyncIncr(counter, 1L, floor, 0));
+        Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000_000L), now.getNano());
+    return send("incr", key, () -> client.asyncIncr(counterKey, 1L, floor, 0));
+  }
+
+  /** The token an {@code incr} drew. */
+  private long tokenOf(OperationFuture<Long> f, LockKey key) {
     OperationStatus status = await(f, "incr", key);
     Long value = getDone(f);
     if (!status.isSuccess() || value == null || value < 0) {
       throw failed("incr of the fencing counter", key, f);
     }
     return value;
+  }
+
+  /**
+   * Whether both keys go to the same server. With one server they always do; otherwise ask the live
+   * locator (not {@code MemcachedClient.getNodeLocator()}, which copies the whole ring).
+   */
+  private boolean sameServer(String itemKey, String counterKey) {
+    if (singleServer) {
+      return true;
+    }
+    NodeLocator locator = client.getConnection().getLocator();
+    return locator.getPrimary(itemKey) == locator.getPrimary(counterKey);
   }
 
   @Override
@@ -313,6 +370,12 @@ public final class MemcachedLockStore implements LockStore {
     String itemKey = keys.lock(key.name());
     int expiry = expirySeconds(leaseTime);
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      // Round trip 1: read the item in this very run of the server, to check the owner and get a
+      // CAS id that only that version carries. (A CAS id remembered from an earlier write would
+      // save this read, but memcached counts CAS ids from 1 again after a restart, and
+      // spymemcached notices a dropped idle connection only when it next writes and then resends
+      // the operations queued behind: a remembered id could reach the restarted server and match
+      // another owner's item.)
       CASValue<String> current = gets(itemKey, key);
       if (current == null) {
         return false;
@@ -321,11 +384,14 @@ public final class MemcachedLockStore implements LockStore {
       if (!held.owner().equals(owner)) {
         return false;
       }
-      StatusCode r = cas(itemKey, current.getCas(), expiry, held.with(held.holds(), expiry), key);
-      if (r == StatusCode.SUCCESS) {
+      // Round trip 2: the new expiry, only onto the version just checked.
+      OperationFuture<?> r =
+          cas(itemKey, current.getCas(), expiry, held.with(held.holds(), expiry), key);
+      StatusCode code = r.getStatus().getStatusCode();
+      if (code == StatusCode.SUCCESS) {
         return true;
       }
-      if (r == StatusCode.ERR_NOT_FOUND) {
+      if (code == StatusCode.ERR_NOT_FOUND) {
         return false;
       }
     }
@@ -337,6 +403,8 @@ public final class MemcachedLockStore implements LockStore {
     requireExclusive(key);
     String itemKey = keys.lock(key.name());
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      // Round trip 1: read the item to check the owner and take the CAS id of the version checked
+      // (see extend for why a remembered CAS id is not used instead).
       CASValue<String> current = gets(itemKey, key);
       if (current == null) {
         return ReleaseOutcome.NOT_HELD;
@@ -349,17 +417,18 @@ public final class MemcachedLockStore implements LockStore {
         // A CAS must set an expiry and memcached does not tell the remaining one: give the
         // lease again in full. The item lives longer than the engine counts, never shorter.
         LockRecord less = held.with(held.holds() - 1, held.leaseSeconds());
-        StatusCode r = cas(itemKey, current.getCas(), held.leaseSeconds(), less, key);
-        if (r == StatusCode.SUCCESS) {
+        OperationFuture<?> r = cas(itemKey, current.getCas(), held.leaseSeconds(), less, key);
+        StatusCode code = r.getStatus().getStatusCode();
+        if (code == StatusCode.SUCCESS) {
           return ReleaseOutcome.HOLD_DECREMENTED;
         }
-        if (r == StatusCode.ERR_NOT_FOUND) {
+        if (code == StatusCode.ERR_NOT_FOUND) {
           return ReleaseOutcome.NOT_HELD;
         }
         continue;
       }
-      // Delete only the very item version we just checked: if our lease ran out and someone
-      // else took the lock since, its CAS id differs and nothing is deleted.
+      // Round trip 2: delete only the very item version we just checked: if our lease ran out and
+      // someone else took the lock since, its CAS id differs and nothing is deleted.
       long casId = current.getCas();
       OperationFuture<Boolean> del = send("delete", key, () -> client.delete(itemKey, casId));
       StatusCode r = await(del, "delete", key).getStatusCode();
@@ -411,7 +480,9 @@ public final class MemcachedLockStore implements LockStore {
     return getDone(f);
   }
 
-  private StatusCode cas(String itemKey, long casId, int expiry, LockRecord value, LockKey key) {
+  /** A CAS write; returns the completed future, whose status is SUCCESS, EXISTS or NOT_FOUND. */
+  private OperationFuture<?> cas(
+      String itemKey, long casId, int expiry, LockRecord value, LockKey key) {
     OperationFuture<?> f =
         send("cas", key, () -> client.asyncCAS(itemKey, casId, expiry, value.encode(), TEXT));
     StatusCode code = await(f, "cas", key).getStatusCode();
@@ -420,7 +491,17 @@ public final class MemcachedLockStore implements LockStore {
         && code != StatusCode.ERR_NOT_FOUND) {
       throw failed("cas", key, f);
     }
-    return code;
+    return f;
+  }
+
+  /** The CAS id a completed write reported, or 0 when the server reported none. */
+  private static long casOf(OperationFuture<?> f) {
+    try {
+      Long cas = f.getCas();
+      return cas == null ? 0 : cas;
+    } catch (RuntimeException e) {
+      return 0; // spymemcached throws when a write's response carried no CAS id.
+    }
   }
 
   /** Sends an operation; spymemcached refuses some synchronously (shut down, queue full). */

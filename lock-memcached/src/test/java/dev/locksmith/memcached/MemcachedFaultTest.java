@@ -9,7 +9,9 @@ import dev.locksmith.LeaseLostException;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.LockStoreException;
+import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockUri;
+import dev.locksmith.spi.ReleaseOutcome;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
@@ -176,11 +178,7 @@ class MemcachedFaultTest {
             .tryAcquire()
             .orElseThrow()
             .onLost((l, why) -> lost.set(why));
-    MemcachedClient filler =
-        new MemcachedClient(
-            MemcachedLockProvider.connectionFactory(Duration.ofSeconds(2)),
-            List.of(new InetSocketAddress("127.0.0.1", server.port())));
-    toClose.add(filler::shutdown);
+    MemcachedClient filler = connected(server);
     // Items the size of a lock record, so they compete in the lock item's slab class.
     String value = "x".repeat(80);
     int written = 0;
@@ -246,6 +244,65 @@ class MemcachedFaultTest {
     assertThat(held2.isValid()).as("the lock on the live server").isTrue();
     second.release();
     held2.release();
+  }
+
+  @Test
+  @DisplayName(
+      "a restarted server hands a new holder the very CAS id the old holder last wrote: the old"
+          + " holder's extend and release read first, find the new holder, and spare it")
+  void casIdReusedAfterRestart() throws Exception {
+    MemcachedServer server = server(64);
+    MemcachedLockStore alice = storeFor(server.uri() + "?fencing=false");
+    LockKey key = LockKey.exclusive("cas-reuse");
+    String itemKey = alice.lockKey("cas-reuse");
+    MemcachedClient raw = connected(server);
+    // Move the server's CAS counter off its start, so the restarted server can be steered to it.
+    for (int i = 0; i < 10; i++) {
+      raw.set("filler", 60, "x").get(1, TimeUnit.SECONDS);
+    }
+    assertThat(alice.tryAcquire(key, "alice", Duration.ofSeconds(30)).isAcquired()).isTrue();
+    long aliceCas = raw.gets(itemKey).getCas();
+
+    server.kill();
+    server.restart();
+    MemcachedClient raw2 = connected(server);
+    // A restarted memcached counts CAS ids from 1 again: step it to just below alice's id.
+    long cas = 0;
+    while (cas < aliceCas - 1) {
+      raw2.set("filler", 60, "x").get(1, TimeUnit.SECONDS);
+      cas = raw2.gets("filler").getCas();
+    }
+    assertThat(cas).isEqualTo(aliceCas - 1);
+    MemcachedLockStore bob = storeFor(server.uri() + "?fencing=false");
+    assertThat(bob.tryAcquire(key, "bob", Duration.ofSeconds(30)).isAcquired()).isTrue();
+    assertThat(raw2.gets(itemKey).getCas()).as("bob's item got alice's CAS id").isEqualTo(aliceCas);
+
+    // A delete or CAS with alice's last CAS id would now hit bob's item. Alice's client notices
+    // its dead connection only when it writes (that first call fails), then reconnects.
+    Boolean extended =
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .pollInterval(Duration.ofMillis(10))
+            .ignoreExceptions()
+            .until(() -> alice.extend(key, "alice", Duration.ofSeconds(30)), r -> true);
+    assertThat(extended).isFalse();
+    assertThat(alice.release(key, "alice")).isEqualTo(ReleaseOutcome.NOT_HELD);
+    assertThat(bob.read(key).owner()).isEqualTo("bob");
+    assertThat(bob.release(key, "bob")).isEqualTo(ReleaseOutcome.RELEASED);
+  }
+
+  /** A spymemcached client of {@code server}, connected (Cancel mode cancels earlier calls). */
+  private MemcachedClient connected(MemcachedServer server) throws Exception {
+    MemcachedClient c =
+        new MemcachedClient(
+            MemcachedLockProvider.connectionFactory(Duration.ofSeconds(2)),
+            List.of(new InetSocketAddress("127.0.0.1", server.port())));
+    toClose.add(c::shutdown);
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(5))
+        .until(() -> !c.getAvailableServers().isEmpty());
+    return c;
   }
 
   private MemcachedLockStore storeFor(String uri) {

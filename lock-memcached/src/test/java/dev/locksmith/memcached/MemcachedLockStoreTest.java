@@ -72,10 +72,15 @@ class MemcachedLockStoreTest {
   }
 
   private MemcachedLockStore store() {
+    return store("");
+  }
+
+  private MemcachedLockStore store(String query) {
     MemcachedLockStore s =
         (MemcachedLockStore)
             new MemcachedLockProvider()
-                .open(dev.locksmith.spi.LockUri.parse(server.uri()), LockOptions.defaults());
+                .open(
+                    dev.locksmith.spi.LockUri.parse(server.uri() + query), LockOptions.defaults());
     toClose.add(s);
     return s;
   }
@@ -86,6 +91,11 @@ class MemcachedLockStoreTest {
             MemcachedLockProvider.connectionFactory(Duration.ofSeconds(1)),
             List.of(new InetSocketAddress("127.0.0.1", server.port())));
     toClose.add(c::shutdown);
+    // FailureMode.Cancel cancels operations sent before the connection is up: wait for it.
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(5))
+        .until(() -> !c.getAvailableServers().isEmpty());
     return c;
   }
 
@@ -112,6 +122,52 @@ class MemcachedLockStoreTest {
     Acquisition b = store.tryAcquire(key, "bob", LEASE);
     assertThat(b.isAcquired()).isTrue();
     assertThat(b.token()).isGreaterThan(a.token());
+  }
+
+  @Test
+  @DisplayName(
+      "an uncontended acquire reads nothing (add and incr pipelined, then the token CAS) and a"
+          + " release reads once, with and without fencing")
+  void acquireReadsNothing() {
+    for (boolean fencing : List.of(true, false)) {
+      MemcachedLockStore store = fencing ? store() : store("?fencing=false");
+      LockKey key = LockKey.exclusive(name + ":" + fencing);
+      long last = -1;
+      for (int i = 0; i < 5; i++) {
+        long getsBefore = server.stat("cmd_get");
+        Acquisition a = store.tryAcquire(key, "alice", LEASE);
+        assertThat(a.isAcquired()).isTrue();
+        assertThat(server.stat("cmd_get")).as("gets by acquire").isEqualTo(getsBefore);
+        if (fencing) {
+          assertThat(a.token()).isGreaterThan(last);
+          last = a.token();
+        }
+        assertThat(store.release(key, "alice")).isEqualTo(ReleaseOutcome.RELEASED);
+        assertThat(server.stat("cmd_get")).as("gets by release").isEqualTo(getsBefore + 1);
+      }
+      assertThat(store.read(key)).isEqualTo(LockState.FREE);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "one owner through two stores shares one nested hold: each release and extend acts on the"
+          + " version the other wrote last")
+  void sameOwnerThroughTwoStores() {
+    MemcachedLockStore first = store();
+    MemcachedLockStore second = store();
+    LockKey key = LockKey.exclusive(name);
+    Acquisition a = first.tryAcquire(key, "alice", LEASE);
+    assertThat(a.isAcquired()).isTrue();
+    Acquisition nested = second.tryAcquire(key, "alice", LEASE);
+    assertThat(nested.holds()).isEqualTo(2);
+    assertThat(nested.token()).isEqualTo(a.token());
+    assertThat(first.release(key, "alice")).isEqualTo(ReleaseOutcome.HOLD_DECREMENTED);
+    assertThat(first.read(key)).isEqualTo(new LockState(true, "alice", 1, null));
+    assertThat(second.extend(key, "alice", LEASE)).isTrue();
+    assertThat(second.read(key).holds()).isEqualTo(1);
+    assertThat(first.release(key, "alice")).isEqualTo(ReleaseOutcome.RELEASED);
+    assertThat(second.release(key, "alice")).isEqualTo(ReleaseOutcome.NOT_HELD);
   }
 
   @Test
