@@ -1,5 +1,6 @@
 package dev.locksmith.jdbc;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.locksmith.Capability;
 import dev.locksmith.LockStoreException;
 import dev.locksmith.jdbc.internal.LockTableSql;
@@ -18,6 +19,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
+import java.sql.SQLNonTransientConnectionException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Collections;
@@ -485,19 +487,26 @@ public final class JdbcLockStore implements LockStore {
       throw new IllegalStateException("this JDBC lock store is closed");
     }
     try (Connection c = dataSource.getConnection()) {
-      if (dialect.sessionWideQueryTimeout()) {
-        setSessionQueryTimeout(c);
-      }
-      boolean autoCommit = c.getAutoCommit();
-      if (!autoCommit) {
-        c.setAutoCommit(true);
-      }
       try {
-        return work.run(c);
-      } finally {
-        if (!autoCommit) {
-          c.setAutoCommit(false);
+        if (dialect.sessionWideQueryTimeout()) {
+          setSessionQueryTimeout(c);
         }
+        boolean autoCommit = c.getAutoCommit();
+        if (!autoCommit) {
+          c.setAutoCommit(true);
+        }
+        try {
+          return work.run(c);
+        } finally {
+          if (!autoCommit) {
+            c.setAutoCommit(false);
+          }
+        }
+      } catch (SQLException e) {
+        if (connectionLost(e)) {
+          evictFromPool(c);
+        }
+        throw e;
       }
     } catch (SQLException e) {
       throw new LockStoreException(
@@ -508,6 +517,47 @@ public final class JdbcLockStore implements LockStore {
               + " failed: "
               + e.getMessage(),
           e);
+    }
+  }
+
+  /**
+   * Whether {@code e} says the connection itself is gone (SQLSTATE class 08, or the JDBC class for
+   * it). H2 reports a broken or closed remote session as {@link SQLNonTransientConnectionException}
+   * with its own codes (90067, 90121), which HikariCP does not recognize as broken.
+   */
+  private static boolean connectionLost(SQLException e) {
+    Throwable t = e;
+    for (int depth = 0; t != null && depth < 10; depth++) {
+      if (t instanceof SQLNonTransientConnectionException) {
+        return true;
+      }
+      if (t instanceof SQLException) {
+        String state = ((SQLException) t).getSQLState();
+        if (state != null && state.startsWith("08")) {
+          return true;
+        }
+        SQLException next = ((SQLException) t).getNextException();
+        t = next != null ? next : t.getCause();
+      } else {
+        t = t.getCause();
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Drops a dead connection from a HikariCP pool (ours, or the caller's) before it goes back:
+   * otherwise a pool that does not know the driver's error codes hands the dead connection out
+   * again, and validates it only after it sat idle, which a client that keeps polling never lets
+   * happen, so the store would never recover by itself. Other pools validate as they do.
+   */
+  private void evictFromPool(Connection c) {
+    try {
+      if (dataSource.isWrapperFor(HikariDataSource.class)) {
+        dataSource.unwrap(HikariDataSource.class).evictConnection(c);
+      }
+    } catch (SQLException | RuntimeException ignored) {
+      // The pool validates the connection before it lends it again after an idle spell.
     }
   }
 

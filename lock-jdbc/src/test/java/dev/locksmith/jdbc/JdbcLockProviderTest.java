@@ -9,6 +9,7 @@ import dev.locksmith.Lease;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.LockStoreException;
+import dev.locksmith.tck.fixture.ServerProcess;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -119,7 +120,7 @@ class JdbcLockProviderTest {
   @Test
   @DisplayName("An unreachable database fails open quickly with LockStoreException")
   void unreachableDatabase() throws Exception {
-    int closedPort = PostgresServer.freePort();
+    int closedPort = ServerProcess.freePort();
     long started = System.nanoTime();
     assertThatThrownBy(
             () ->

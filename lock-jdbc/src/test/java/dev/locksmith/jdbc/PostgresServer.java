@@ -1,47 +1,39 @@
 package dev.locksmith.jdbc;
 
-import dev.locksmith.tck.StoreFaults;
+import dev.locksmith.tck.fixture.ServerProcess;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A real PostgreSQL server (zonky's embedded binaries from Maven Central) on a fixed loopback port
- * and a data directory that survives restarts, with signal-based faults: pause is SIGSTOP of the
- * postmaster and every backend, kill is SIGKILL, restart starts it again on the same port and data.
+ * and a data directory that survives restarts, with signal-based faults (see {@link
+ * SignalledServer}): pause is SIGSTOP of the postmaster and every backend, kill is SIGKILL of them
+ * all, restart starts it again on the same port and data, where PostgreSQL recovers from its WAL.
  */
-final class PostgresServer implements StoreFaults, AutoCloseable {
+final class PostgresServer extends SignalledServer {
 
-  private final Path dataDir;
   private final int port;
   private @Nullable EmbeddedPostgres server;
 
   private PostgresServer(Path dataDir, int port) {
-    this.dataDir = dataDir;
+    super("PostgreSQL on 127.0.0.1:" + port, dataDir);
     this.port = port;
   }
 
   static PostgresServer start() {
     try {
-      PostgresServer s = new PostgresServer(Files.createTempDirectory("locksmith-pg"), freePort());
+      PostgresServer s =
+          new PostgresServer(Files.createTempDirectory("locksmith-pg"), ServerProcess.freePort());
       s.restart();
       return s;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
     }
   }
 
@@ -69,52 +61,12 @@ final class PostgresServer implements StoreFaults, AutoCloseable {
   }
 
   @Override
-  public synchronized void pause() {
-    signal("STOP");
-  }
-
-  @Override
-  public synchronized void resume() {
-    signal("CONT");
-  }
-
-  @Override
-  public synchronized void kill() {
-    signal("KILL");
-    EmbeddedPostgres dead = server;
-    server = null;
-    if (dead != null) {
-      // Releases the fixture's lock on the data directory; stopping the dead server fails.
-      try {
-        dead.close();
-      } catch (IOException | RuntimeException expected) {
-        // The server is gone already.
-      }
-    }
-  }
-
-  /** Stops the server cleanly (a fast shutdown), as an operator restarting it would. */
-  synchronized void stop() {
-    if (server != null) {
-      try {
-        server.close();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      server = null;
-    }
-  }
-
-  @Override
-  public synchronized void restart() {
-    if (server != null) {
-      return;
-    }
+  protected void launch() {
     try {
       server =
           EmbeddedPostgres.builder()
               .setPort(port)
-              .setDataDirectory(dataDir)
+              .setDataDirectory(directory())
               .setCleanDataDirectory(false)
               // zonky turns synchronous_commit off for speed; a killed server would then lose
               // commits that a real, durable server keeps.
@@ -125,47 +77,39 @@ final class PostgresServer implements StoreFaults, AutoCloseable {
     }
   }
 
-  private void signal(String signal) {
-    List<String> command = new ArrayList<>(List.of("kill", "-" + signal));
+  @Override
+  protected List<ProcessHandle> processes() {
     long postmaster = postmasterPid();
-    command.add(Long.toString(postmaster));
+    List<ProcessHandle> all = new ArrayList<>();
     ProcessHandle.of(postmaster)
-        .ifPresent(p -> p.descendants().forEach(d -> command.add(Long.toString(d.pid()))));
-    try {
-      int exit = new ProcessBuilder(command).inheritIO().start().waitFor();
-      if (exit != 0) {
-        throw new IllegalStateException(command + " exited with " + exit);
+        .ifPresent(
+            p -> {
+              all.add(p);
+              p.descendants().forEach(all::add);
+            });
+    return all;
+  }
+
+  @Override
+  protected void shutDown(boolean killed) {
+    EmbeddedPostgres s = server;
+    server = null;
+    if (s != null) {
+      // After a kill this only releases zonky's lock on the data directory (its pg_ctl stop fails).
+      try {
+        s.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
     }
   }
 
   private long postmasterPid() {
     try {
-      return Long.parseLong(Files.readAllLines(dataDir.resolve("postmaster.pid")).get(0).strip());
+      return Long.parseLong(
+          Files.readAllLines(directory().resolve("postmaster.pid")).get(0).strip());
     } catch (IOException e) {
       throw new UncheckedIOException("PostgreSQL is not running (no postmaster.pid)", e);
-    }
-  }
-
-  @Override
-  public synchronized void close() {
-    try {
-      if (server != null) {
-        resume();
-      }
-    } catch (RuntimeException ignored) {
-      // It may be dead already.
-    }
-    stop();
-    try (Stream<Path> files = Files.walk(dataDir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException ignored) {
-      // A temp directory left behind is harmless.
     }
   }
 }

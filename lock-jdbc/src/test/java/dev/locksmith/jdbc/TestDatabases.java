@@ -16,18 +16,14 @@ final class TestDatabases {
 
   static synchronized PostgresServer postgres() {
     if (postgres == null) {
-      PostgresServer s = PostgresServer.start();
-      Runtime.getRuntime().addShutdownHook(new Thread(s::close));
-      postgres = s;
+      postgres = PostgresServer.start(); // stopped at JVM exit by its own shutdown hook
     }
     return postgres;
   }
 
   static synchronized MariaDbServer mariaDb() {
     if (mariaDb == null) {
-      MariaDbServer s = MariaDbServer.start();
-      Runtime.getRuntime().addShutdownHook(new Thread(s::close));
-      mariaDb = s;
+      mariaDb = MariaDbServer.start(); // stopped at JVM exit by its own shutdown hook
     }
     return mariaDb;
   }
