@@ -161,7 +161,7 @@ final class EngineLock implements DistributedLock {
         ownerOverride != null ? ownerOverride : owner != null ? owner : client.newOwner("");
     long deadline = waitNanos == FOREVER ? FOREVER : System.nanoTime() + waitNanos;
     if (waitNanos > 0) {
-      Optional<QueuedAttempt> queued = enqueue(who, fresh);
+      Optional<QueuedAttempt> queued = enqueue(who, fresh, interruptible);
       if (queued.isPresent()) {
         return waitInQueue(queued.get(), who, fresh, deadline, interruptible);
       }
@@ -237,14 +237,21 @@ final class EngineLock implements DistributedLock {
     }
   }
 
-  private Optional<QueuedAttempt> enqueue(String who, boolean fresh) {
+  private Optional<QueuedAttempt> enqueue(String who, boolean fresh, boolean interruptible)
+      throws InterruptedException {
+    // lock() is not interruptible: an interrupt that came before must not cut this call short.
+    boolean setAside = !interruptible && Thread.interrupted();
     try {
       return client.store().enqueue(key, who, leaseTime);
     } catch (RuntimeException e) {
       if (fresh) {
         client.releaseQuietly(key, who);
       }
-      throw asStoreException("acquire", e);
+      throw failure(e);
+    } finally {
+      if (setAside) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
@@ -263,7 +270,13 @@ final class EngineLock implements DistributedLock {
           queued.awaitChange(signal::signal);
           a = queued.poll();
         } catch (RuntimeException e) {
-          throw asStoreException("acquire", e);
+          InterruptedException interrupted = failure(e);
+          if (interruptible) {
+            throw interrupted;
+          }
+          // lock() is not interruptible: remember the interrupt and keep our place in the queue.
+          interruptedMeanwhile = true;
+          continue;
         }
         if (a.isAcquired()) {
           acquired = true;
@@ -317,15 +330,23 @@ final class EngineLock implements DistributedLock {
       } else if (fresh) {
         client.releaseInBackground(key, who);
       }
-      if (Thread.currentThread().isInterrupted()) {
-        Thread.interrupted();
-        InterruptedException ie =
-            new InterruptedException("interrupted while acquiring lock '" + key.name() + "'");
-        ie.initCause(e);
-        throw ie;
-      }
-      throw asStoreException("acquire", e);
+      throw failure(e);
     }
+  }
+
+  /**
+   * What a failed store call during an acquire becomes: an {@link InterruptedException} if the
+   * thread was interrupted (the call was cut short by it, not by the store), else a {@link
+   * LockStoreException}.
+   */
+  private InterruptedException failure(RuntimeException e) throws InterruptedException {
+    if (Thread.interrupted()) {
+      InterruptedException ie =
+          new InterruptedException("interrupted while acquiring lock '" + key.name() + "'");
+      ie.initCause(e);
+      return ie;
+    }
+    throw asStoreException("acquire", e);
   }
 
   private EngineLease newLease(String who, Acquisition a, long start, Instant startInstant) {

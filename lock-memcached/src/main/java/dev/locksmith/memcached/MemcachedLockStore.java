@@ -477,7 +477,18 @@ public final class MemcachedLockStore implements LockStore {
     if (code != StatusCode.SUCCESS) {
       throw failed("gets", key, f);
     }
-    return getDone(f);
+    CASValue<String> value = getDone(f);
+    if (value != null && value.getCas() == 0) {
+      // A server started with -C keeps no CAS ids, and a delete or cas with id 0 is unconditional:
+      // owner-checked release and extend would silently become plain ones.
+      throw new LockStoreException(
+          "memcached at "
+              + description
+              + " returned no CAS id for lock '"
+              + key.name()
+              + "': it runs with CAS disabled (-C), which an owner-checked lock cannot work with");
+    }
+    return value;
   }
 
   /** A CAS write; returns the completed future, whose status is SUCCESS, EXISTS or NOT_FOUND. */

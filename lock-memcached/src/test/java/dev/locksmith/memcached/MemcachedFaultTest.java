@@ -139,6 +139,23 @@ class MemcachedFaultTest {
   }
 
   @Test
+  @DisplayName(
+      "a server with CAS disabled (-C) is refused instead of releasing without an owner check")
+  void serverWithoutCasIsRefused() {
+    MemcachedServer s = MemcachedServer.startWithoutCas();
+    toClose.add(s);
+    LockClient a = client(s.uri());
+    assertThatThrownBy(() -> a.lock("no-cas").tryAcquire())
+        .isInstanceOf(LockStoreException.class)
+        .hasMessageContaining("CAS disabled (-C)");
+    LockClient noFencing = client(s.uri() + "?fencing=false");
+    Lease lease = noFencing.lock("no-cas-2").tryAcquire().orElseThrow();
+    assertThatThrownBy(lease::release)
+        .isInstanceOf(LockStoreException.class)
+        .hasMessageContaining("CAS disabled (-C)");
+  }
+
+  @Test
   @DisplayName("flush_all drops the lock: the next renewal notices and onLost fires before expiry")
   void flushAllIsNoticedAtRenewal() {
     MemcachedServer server = server(64);

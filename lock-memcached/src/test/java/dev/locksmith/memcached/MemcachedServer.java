@@ -35,6 +35,12 @@ final class MemcachedServer implements StoreFaults, AutoCloseable {
         dev.locksmith.tck.fixture.MemcachedServer.start(megabytes, "-c", "1024"));
   }
 
+  /** Starts memcached with CAS disabled ({@code -C}), which locks must refuse to work with. */
+  static MemcachedServer startWithoutCas() {
+    return new MemcachedServer(
+        dev.locksmith.tck.fixture.MemcachedServer.start(64, "-c", "1024", "-C"));
+  }
+
   int port() {
     return port;
   }

@@ -740,18 +740,6 @@ public final class ZooKeeperLockStore implements LockStore {
     }
   }
 
-  /**
-   * Makes this store behave like a process that died, for tests: the connection is dropped without
-   * ending the session, so the server keeps the session's nodes until the session times out.
-   */
-  void abandonSession() {
-    try {
-      curator.getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
-    } catch (Exception e) {
-      throw new IllegalStateException("could not drop the ZooKeeper connection", e);
-    }
-  }
-
   private long currentSessionId() {
     try {
       return curator.getZookeeperClient().getZooKeeper().getSessionId();

@@ -4,8 +4,11 @@ import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.tck.LockStoreContract;
 import dev.locksmith.tck.StoreFaults;
+import dev.locksmith.tck.fixture.TcpProxy;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,14 +18,16 @@ import org.junit.jupiter.api.BeforeAll;
  *
  * <p>Faults stop the server and start it again on the same port with the same data: a pause is a
  * stop (nothing answers, state is kept on disk), a kill is a stop too (ZooKeeper persists every
- * write before answering, so nothing acknowledged is lost). The kit's default {@code crash} closes
- * the store, which closes its Curator client and so ends the session: ZooKeeper deletes the crashed
- * client's nodes at once, as it would for a process whose connection dropped, after the session
- * timeout.
+ * write before answering, so nothing acknowledged is lost).
+ *
+ * <p>Each client talks to the server through its own {@link TcpProxy}, so that a crash can be real:
+ * the proxy cuts the client off without it ending its session (no goodbye, as from a dead process),
+ * and the server frees the crashed client's locks when its session times out.
  */
 class ZooKeeperLockContractTest extends LockStoreContract {
 
   private static TestingServer server;
+  private static final Map<LockClient, TcpProxy> proxies = new ConcurrentHashMap<>();
 
   @BeforeAll
   static void startServer() throws Exception {
@@ -31,16 +36,21 @@ class ZooKeeperLockContractTest extends LockStoreContract {
 
   @AfterAll
   static void stopServer() throws Exception {
+    proxies.values().forEach(TcpProxy::close);
     server.close();
   }
 
   @Override
   protected LockClient newClient(LockOptions options) {
-    return LockClient.open(
-        "zookeeper://127.0.0.1:"
-            + server.getPort()
-            + "/locksmith-tck?sessionTimeout=3s&connectionTimeout=1s",
-        options);
+    TcpProxy proxy = TcpProxy.start("127.0.0.1", server.getPort());
+    LockClient client =
+        LockClient.open(
+            "zookeeper://127.0.0.1:"
+                + proxy.port()
+                + "/locksmith-tck?sessionTimeout=3s&connectionTimeout=1s",
+            options);
+    proxies.put(client, proxy);
+    return client;
   }
 
   /** Session bound: the "lease" after which a dead holder's lock frees is the session timeout. */
@@ -50,12 +60,15 @@ class ZooKeeperLockContractTest extends LockStoreContract {
   }
 
   /**
-   * A crashed process does not close its session: drop the connection without ending it (the server
-   * frees the locks when the session times out), then stop the client.
+   * A crashed process does not close its session: cut the client off the network first, so that
+   * stopping it cannot end the session either; the server frees its locks at the session timeout.
    */
   @Override
   protected void crash(LockClient client) {
-    ((ZooKeeperLockStore) EngineStores.store(client)).abandonSession();
+    TcpProxy proxy = proxies.remove(client);
+    if (proxy != null) {
+      proxy.cut();
+    }
     super.crash(client);
   }
 
