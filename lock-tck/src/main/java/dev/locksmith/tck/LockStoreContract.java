@@ -1146,7 +1146,9 @@ public abstract class LockStoreContract {
         } else {
           assertThat(result).isInstanceOf(InterruptedException.class);
         }
-        Optional<Lease> free = c.lock(name).tryAcquire();
+        // A store call cut short by the interrupt is undone by the engine, possibly in the
+        // background: the lock must be free within the slack, not necessarily at once.
+        Optional<Lease> free = c.lock(name).tryAcquire(slack());
         assertThat(free).as("the lock after round %d", round).isPresent();
         free.get().release();
       }

@@ -348,6 +348,7 @@ public final class ZooKeeperLockStore implements LockStore {
         slot -> {
           Hold hold = live(slot);
           if (hold == null) {
+            removeOrphans(key, owner);
             return ReleaseOutcome.NOT_HELD;
           }
           ensureConnected();
@@ -663,6 +664,37 @@ public final class ZooKeeperLockStore implements LockStore {
               .forPath(path, data);
     }
     return new Created(created, stat.getCzxid(), stat.getEphemeralOwner());
+  }
+
+  /**
+   * Deletes nodes that {@code owner} left in this session's queue for {@code key} without a hold
+   * recorded: a create whose answer never arrived (cut short by an interrupt or a timeout) may have
+   * made the node all the same. The engine releases such an attempt's owner, which is unique to the
+   * attempt, so only that attempt's leftovers can match; other sessions' nodes are never touched.
+   */
+  private void removeOrphans(LockKey key, String owner) throws Exception {
+    if (!curator.getZookeeperClient().isConnected()) {
+      return;
+    }
+    String tag = LockNodes.ownerTag(owner);
+    String kind = LockNodes.kindOf(key.mode());
+    long session = currentSessionId();
+    for (QueueNode n : queue(key)) {
+      if (!n.ownerTag().equals(tag) || !n.kind().equals(kind)) {
+        continue;
+      }
+      String path = lockPath(key) + "/" + n.name();
+      Stat stat = new Stat();
+      try {
+        byte[] data = curator.getData().storingStatIn(stat).forPath(path);
+        if (stat.getEphemeralOwner() == session
+            && owner.equals(new String(data, StandardCharsets.UTF_8))) {
+          curator.delete().guaranteed().forPath(path);
+        }
+      } catch (KeeperException.NoNodeException gone) {
+        // Already gone.
+      }
+    }
   }
 
   private List<QueueNode> queue(LockKey key) throws Exception {

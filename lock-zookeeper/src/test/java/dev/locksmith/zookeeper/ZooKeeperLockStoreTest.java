@@ -86,6 +86,48 @@ class ZooKeeperLockStoreTest {
   }
 
   @Test
+  @DisplayName(
+      "an acquire interrupted at any point of its ZooKeeper calls leaves no node that blocks the"
+          + " lock")
+  void interruptAnywhereLeavesNoOrphan() throws Exception {
+    LockClient a = client("/t/interrupt");
+    LockClient b = client("/t/interrupt");
+    LockClient c = client("/t/interrupt");
+    java.util.Random random = new java.util.Random(42);
+    for (int round = 0; round < 100; round++) {
+      String name = "i-" + round;
+      Lease held = a.lock(name).acquire(Duration.ofSeconds(5));
+      java.util.concurrent.CompletableFuture<Object> outcome =
+          new java.util.concurrent.CompletableFuture<>();
+      Thread waiter =
+          new Thread(
+              () -> {
+                try {
+                  outcome.complete(b.lock(name).acquire(Duration.ofSeconds(30)));
+                } catch (Throwable t) {
+                  outcome.complete(t);
+                }
+              });
+      waiter.start();
+      // Land the interrupt anywhere from before the create to deep in the wait.
+      java.util.concurrent.locks.LockSupport.parkNanos(random.nextInt(4_000_000));
+      waiter.interrupt();
+      held.release();
+      Object result = outcome.get(10, java.util.concurrent.TimeUnit.SECONDS);
+      if (result instanceof Lease) {
+        ((Lease) result).release();
+      } else {
+        assertThat(result).isInstanceOf(InterruptedException.class);
+      }
+      assertThat(c.lock(name).tryAcquire(Duration.ofSeconds(2)))
+          .as("the lock after round %d", round)
+          .isPresent()
+          .get()
+          .satisfies(Lease::release);
+    }
+  }
+
+  @Test
   @DisplayName("a lock excludes other clients, and the next holder's fencing token is greater")
   void excludesAndFences() throws Exception {
     LockClient a = client("/t/exclude");
