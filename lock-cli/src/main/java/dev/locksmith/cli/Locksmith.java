@@ -32,6 +32,10 @@ public final class Locksmith implements Runnable {
     if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
       System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
     }
+    // spymemcached logs to standard error by itself unless told to use SLF4J.
+    if (System.getProperty("net.spy.log.LoggerImpl") == null) {
+      System.setProperty("net.spy.log.LoggerImpl", "net.spy.memcached.compat.log.SLF4JLogger");
+    }
     System.exit(run(args));
   }
 

@@ -54,7 +54,8 @@ class LocksmithCommandTest {
             dir.toString());
     assertThat(code).as(stdout()).isZero();
     assertThat(stdout()).contains("acquire+release p50", "release after expiry", "broken promises");
-    assertThat(Files.readString(dir.resolve("compare.md"))).contains("| | mem |");
+    assertThat(Files.readString(dir.resolve("compare.md")))
+        .contains("| | mem |", "## Caveats per store", "### mem");
     assertThat(Files.readString(dir.resolve("compare.html")))
         .contains("<svg", "polyline", "Hand-off latency");
   }

@@ -84,6 +84,7 @@ public final class HolderProcess {
     cmd.add("-Xshare:auto");
     cmd.add("-XX:TieredStopAtLevel=1");
     cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=error");
+    cmd.add("-Dnet.spy.log.LoggerImpl=net.spy.memcached.compat.log.SLF4JLogger");
     cmd.add(HolderProcess.class.getName());
     cmd.add(uri);
     cmd.add(name);
