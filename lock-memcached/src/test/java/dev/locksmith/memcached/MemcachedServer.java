@@ -1,6 +1,6 @@
 package dev.locksmith.memcached;
 
-import dev.locksmith.tck.StoreFaults;
+import dev.locksmith.tck.fixture.ServerHandle;
 import dev.locksmith.tck.fixture.ServerProcess;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,14 +14,10 @@ import java.nio.charset.StandardCharsets;
  * SIGCONT}, {@code SIGKILL} and restart on the same port) plus the text-protocol commands the fault
  * tests use ({@code flush_all}, {@code stats}). A missing binary fails with the install command.
  */
-final class MemcachedServer implements StoreFaults, AutoCloseable {
-
-  private final ServerProcess process;
-  private final int port;
+final class MemcachedServer extends ServerHandle {
 
   private MemcachedServer(ServerProcess process) {
-    this.process = process;
-    this.port = process.port();
+    super(process);
   }
 
   /** Starts memcached with its default memory limit (64 MB). */
@@ -39,14 +35,6 @@ final class MemcachedServer implements StoreFaults, AutoCloseable {
   static MemcachedServer startWithoutCas() {
     return new MemcachedServer(
         dev.locksmith.tck.fixture.MemcachedServer.start(64, "-c", "1024", "-C"));
-  }
-
-  int port() {
-    return port;
-  }
-
-  String address() {
-    return "127.0.0.1:" + port;
   }
 
   String uri() {
@@ -72,34 +60,9 @@ final class MemcachedServer implements StoreFaults, AutoCloseable {
     throw new IllegalStateException("memcached stats has no " + name + ": " + reply);
   }
 
-  @Override
-  public void pause() {
-    process.pause();
-  }
-
-  @Override
-  public void resume() {
-    process.resume();
-  }
-
-  @Override
-  public void kill() {
-    process.kill();
-  }
-
-  @Override
-  public void restart() {
-    process.restart();
-  }
-
-  @Override
-  public void close() {
-    process.close();
-  }
-
   private String command(String line) {
     try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+      s.connect(new InetSocketAddress("127.0.0.1", port()), 1000);
       s.setSoTimeout(2000);
       OutputStream out = s.getOutputStream();
       out.write((line + "\r\n").getBytes(StandardCharsets.US_ASCII));
@@ -123,7 +86,7 @@ final class MemcachedServer implements StoreFaults, AutoCloseable {
       }
       return sb.toString();
     } catch (IOException e) {
-      throw new IllegalStateException("memcached on port " + port + ": " + e, e);
+      throw new IllegalStateException("memcached on port " + port() + ": " + e, e);
     }
   }
 }

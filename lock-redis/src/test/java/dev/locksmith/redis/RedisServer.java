@@ -1,18 +1,16 @@
 package dev.locksmith.redis;
 
-import dev.locksmith.tck.StoreFaults;
+import dev.locksmith.tck.fixture.ServerHandle;
 import dev.locksmith.tck.fixture.ServerProcess;
 
 /**
  * A real {@code redis-server} child process for these tests: the kit's fixture plus the Redis
  * addresses and {@code redis-cli} the tests use. Pause, resume, kill and restart are real signals.
  */
-public final class RedisServer implements StoreFaults, AutoCloseable {
-
-  private final ServerProcess process;
+public final class RedisServer extends ServerHandle {
 
   private RedisServer(ServerProcess process) {
-    this.process = process;
+    super(process);
   }
 
   /** Starts a server with append-only persistence plus {@code extraArgs}. */
@@ -34,48 +32,13 @@ public final class RedisServer implements StoreFaults, AutoCloseable {
     return ServerProcess.freePort();
   }
 
-  /** The port. */
-  public int port() {
-    return process.port();
-  }
-
   /** {@code redis://127.0.0.1:PORT}. */
   public String uri() {
     return dev.locksmith.tck.fixture.RedisServer.uri(process);
   }
 
-  /** {@code 127.0.0.1:PORT}. */
-  public String address() {
-    return "127.0.0.1:" + process.port();
-  }
-
   /** Runs {@code redis-cli} against this server with {@code args}; returns its output. */
   public String cli(String... args) {
     return dev.locksmith.tck.fixture.RedisServer.cli(process, args);
-  }
-
-  @Override
-  public void pause() {
-    process.pause();
-  }
-
-  @Override
-  public void resume() {
-    process.resume();
-  }
-
-  @Override
-  public void kill() {
-    process.kill();
-  }
-
-  @Override
-  public void restart() {
-    process.restart();
-  }
-
-  @Override
-  public void close() {
-    process.close();
   }
 }
