@@ -29,7 +29,8 @@ final class Backoff {
     ceiling = Math.min(maxNanos, c * 2);
     long pause = c / 2 + ThreadLocalRandom.current().nextLong(c / 2 + 1);
     if (storeHint != null) {
-      long hint = Math.max(0, storeHint.toNanos()) + 1_000_000;
+      long remaining = Math.max(0, InputRules.saturatedNanos(storeHint));
+      long hint = remaining > Long.MAX_VALUE - 1_000_000 ? Long.MAX_VALUE : remaining + 1_000_000;
       pause = Math.min(pause, hint);
     }
     return Math.max(pause, Math.min(minNanos, 1_000_000));

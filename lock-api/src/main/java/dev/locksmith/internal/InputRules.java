@@ -30,7 +30,10 @@ public final class InputRules {
 
   private InputRules() {}
 
-  /** Checks a lock name: non-null, not blank, at most 256 UTF-8 bytes, no control characters. */
+  /**
+   * Checks a lock name: non-null, not blank, at most 256 UTF-8 bytes, no control characters, line
+   * separators or bidirectional controls.
+   */
   public static String name(String name) {
     return text("lock name", name, MAX_NAME_BYTES, false);
   }
@@ -58,11 +61,12 @@ public final class InputRules {
     }
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
-      if (Character.isISOControl(c)) {
+      if (Character.isISOControl(c) || isSeparatorOrBidiControl(c)) {
         throw new IllegalArgumentException(
             String.format(
                 Locale.ROOT,
-                "%s must not contain control characters; found U+%04X at index %d",
+                "%s must not contain control characters, line separators or bidirectional"
+                    + " controls; found U+%04X at index %d",
                 what,
                 (int) c,
                 i));
@@ -86,6 +90,33 @@ public final class InputRules {
           what + " is " + bytes + " bytes in UTF-8; the limit is " + maxBytes);
     }
     return value;
+  }
+
+  /**
+   * Whether {@code c} breaks a line (U+2028, U+2029) or reorders text (the bidirectional embedding,
+   * override and isolate controls and the directional marks): in a name they forge log lines and
+   * reports, so they are refused like control characters.
+   */
+  private static boolean isSeparatorOrBidiControl(char c) {
+    return c == '\u2028'
+        || c == '\u2029'
+        || (c >= '\u202A' && c <= '\u202E')
+        || (c >= '\u2066' && c <= '\u2069')
+        || c == '\u200E'
+        || c == '\u200F'
+        || c == '\u061C';
+  }
+
+  /**
+   * {@code d} in nanoseconds, saturated at {@link Long#MAX_VALUE} and {@link Long#MIN_VALUE}
+   * instead of overflowing (a store's hint may be any duration).
+   */
+  public static long saturatedNanos(Duration d) {
+    try {
+      return d.toNanos();
+    } catch (ArithmeticException e) {
+      return d.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
   }
 
   /** Checks a lease time: positive and at most {@link LockOptions#MAX_LEASE_TIME}. */
@@ -205,13 +236,16 @@ public final class InputRules {
     throw new IllegalArgumentException(what + " must be true or false, was '" + text + "'");
   }
 
-  /** A duration in the unit a person would use. */
+  /** A duration in the unit a person would use; never overflows, whatever the duration. */
   public static String human(Duration d) {
     if (d.isNegative()) {
-      return "-" + human(d.negated());
+      // negated() cannot represent the most negative duration.
+      return d.getSeconds() == Long.MIN_VALUE && d.getNano() == 0
+          ? Long.MIN_VALUE + " s"
+          : "-" + human(d.negated());
     }
-    if (d.toNanos() % 1_000_000 != 0 && d.compareTo(Duration.ofSeconds(1)) < 0) {
-      return d.toNanos() + " ns";
+    if (d.compareTo(Duration.ofSeconds(1)) < 0 && d.getNano() % 1_000_000 != 0) {
+      return d.getNano() + " ns";
     }
     if (d.compareTo(Duration.ofSeconds(10)) < 0) {
       return d.toMillis() + " ms";

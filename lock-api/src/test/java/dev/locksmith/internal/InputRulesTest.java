@@ -37,11 +37,15 @@ class InputRulesTest {
         .hasMessage("lock name must not be null");
     assertThatThrownBy(() -> InputRules.name("")).hasMessage("lock name must not be empty");
     assertThatThrownBy(() -> InputRules.name("x\t"))
-        .hasMessage("lock name must not contain control characters; found U+0009 at index 1");
+        .hasMessage(
+            "lock name must not contain control characters, line separators or bidirectional"
+                + " controls; found U+0009 at index 1");
     assertThatThrownBy(() -> InputRules.name("   "))
         .hasMessage("lock name must not be blank (only white space)");
     assertThatThrownBy(() -> InputRules.name("a\nb"))
-        .hasMessage("lock name must not contain control characters; found U+000A at index 1");
+        .hasMessage(
+            "lock name must not contain control characters, line separators or bidirectional"
+                + " controls; found U+000A at index 1");
     assertThatThrownBy(() -> InputRules.name("a\uD800"))
         .hasMessageContaining("unpaired surrogate at index 1");
     assertThatThrownBy(() -> InputRules.name("\uDC00"))
@@ -75,5 +79,38 @@ class InputRulesTest {
     assertThat(InputRules.parseDuration("x", "PT1H")).isEqualTo(Duration.ofHours(1));
     assertThatThrownBy(() -> InputRules.parseDuration("x", "ten seconds"))
         .hasMessageContaining("x 'ten seconds' is not a duration");
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "\u2028", "\u2029", "\u202A", "\u202B", "\u202C", "\u202D", "\u202E", "\u2066", "\u2067",
+        "\u2068", "\u2069", "\u200E", "\u200F", "\u061C"
+      })
+  @DisplayName("line and paragraph separators and bidirectional controls are refused like controls")
+  void refusesSeparatorsAndBidiControls(String c) {
+    String hex = String.format("U+%04X", (int) c.charAt(0));
+    assertThatThrownBy(() -> InputRules.name("orders" + c + "42"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "lock name must not contain control characters, line separators or bidirectional"
+                + " controls; found "
+                + hex
+                + " at index 6");
+    assertThatThrownBy(() -> InputRules.owner("w" + c))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(hex + " at index 1");
+  }
+
+  @Test
+  @DisplayName("human() writes any duration without overflowing")
+  void humanNeverOverflows() {
+    assertThat(InputRules.human(Duration.ofSeconds(Long.MAX_VALUE)))
+        .isEqualTo(Long.MAX_VALUE + " s");
+    assertThat(InputRules.human(Duration.ofSeconds(Long.MIN_VALUE)))
+        .isEqualTo(Long.MIN_VALUE + " s");
+    assertThat(InputRules.human(Duration.ofMillis(1500))).isEqualTo("1500 ms");
+    assertThat(InputRules.human(Duration.ofNanos(1500))).isEqualTo("1500 ns");
+    assertThat(InputRules.human(Duration.ofMillis(-1))).isEqualTo("-1 ms");
   }
 }
