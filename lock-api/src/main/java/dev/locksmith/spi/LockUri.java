@@ -63,9 +63,16 @@ public final class LockUri {
     String rest = trimmed.substring(colon + 1);
     int q = rest.indexOf('?');
     String body = q < 0 ? rest : rest.substring(0, q);
+    String query = q < 0 ? "" : rest.substring(q + 1);
+    int hash = query.indexOf('#');
+    if (hash >= 0 && body.startsWith("//")) {
+      // scheme://host/path?query#fragment: the fragment belongs to the authority's side.
+      body = body + query.substring(hash);
+      query = query.substring(0, hash);
+    }
     Map<String, String> options = new LinkedHashMap<>();
     if (q >= 0) {
-      for (String pair : rest.substring(q + 1).split("&", -1)) {
+      for (String pair : query.split("&", -1)) {
         if (pair.isEmpty()) {
           continue;
         }
@@ -216,6 +223,183 @@ public final class LockUri {
               + n);
     }
     return n;
+  }
+
+  /**
+   * The server part of a URI of the form {@code scheme://[user[:password]@]host[:port][,host[:
+   * port]…][/path][#fragment]}, parsed and checked without any network traffic, so a malformed host
+   * list fails at once with a message that names the bad part.
+   *
+   * <p>Hosts are names ({@code redis-1.example}), IPv4 addresses, or IPv6 addresses in brackets
+   * ({@code [::1]:6379}); a port is a number from 1 to 65535, and {@code defaultPort} where none is
+   * given. User and password are percent-decoded.
+   *
+   * @throws IllegalArgumentException if the body does not start with {@code //}, names no server,
+   *     or has an empty, malformed or repeated host or a bad port
+   */
+  public Authority authority(int defaultPort) {
+    if (defaultPort < 1 || defaultPort > 65535) {
+      throw new IllegalArgumentException("defaultPort must be from 1 to 65535, was " + defaultPort);
+    }
+    if (!body.startsWith("//")) {
+      throw new IllegalArgumentException(
+          "lock URI '" + this + "' must start with " + scheme + "://, followed by host[:port]");
+    }
+    String rest = body.substring(2);
+    String fragment = null;
+    int hash = rest.indexOf('#');
+    if (hash >= 0) {
+      fragment = rest.substring(hash + 1);
+      rest = rest.substring(0, hash);
+    }
+    int slash = rest.indexOf('/');
+    String authority = slash < 0 ? rest : rest.substring(0, slash);
+    String path = slash < 0 ? "" : rest.substring(slash);
+    String user = null;
+    String password = null;
+    int at = authority.lastIndexOf('@');
+    if (at >= 0) {
+      String userInfo = authority.substring(0, at);
+      authority = authority.substring(at + 1);
+      int colon = userInfo.indexOf(':');
+      String u = colon < 0 ? userInfo : userInfo.substring(0, colon);
+      user = u.isEmpty() ? null : decode(u);
+      password = colon < 0 ? null : decode(userInfo.substring(colon + 1));
+    }
+    if (authority.isEmpty()) {
+      throw new IllegalArgumentException(
+          "lock URI '" + this + "' names no server; write " + scheme + "://host:" + defaultPort);
+    }
+    java.util.List<Server> servers = new java.util.ArrayList<>();
+    for (String part : authority.split(",", -1)) {
+      Server server = server(part.strip(), defaultPort);
+      if (servers.contains(server)) {
+        throw new IllegalArgumentException(
+            "lock URI '" + this + "' names server " + server + " twice");
+      }
+      servers.add(server);
+    }
+    return new Authority(user, password, java.util.List.copyOf(servers), path, fragment);
+  }
+
+  private static final Pattern HOST_NAME =
+      Pattern.compile("[A-Za-z0-9](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?");
+  private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]+(?:%[A-Za-z0-9_.-]+)?");
+
+  private Server server(String part, int defaultPort) {
+    if (part.isEmpty()) {
+      throw new IllegalArgumentException(
+          "lock URI '" + this + "' has an empty host in its server list");
+    }
+    String host;
+    String port;
+    if (part.startsWith("[")) {
+      int close = part.indexOf(']');
+      if (close < 0) {
+        throw new IllegalArgumentException(
+            "lock URI '" + this + "' has an unclosed IPv6 bracket in '" + part + "'");
+      }
+      host = part.substring(1, close);
+      String after = part.substring(close + 1);
+      if (!after.isEmpty() && !after.startsWith(":")) {
+        throw new IllegalArgumentException(
+            "lock URI '" + this + "' has '" + after + "' after the IPv6 address in '" + part + "'");
+      }
+      port = after.isEmpty() ? null : after.substring(1);
+      if (!IPV6.matcher(host).matches() || host.indexOf(':') < 0) {
+        throw new IllegalArgumentException(
+            "lock URI '" + this + "' has '" + host + "' in brackets, which is no IPv6 address");
+      }
+    } else {
+      int colon = part.indexOf(':');
+      if (colon >= 0 && part.indexOf(':', colon + 1) >= 0) {
+        throw new IllegalArgumentException(
+            "lock URI '"
+                + this
+                + "' has host '"
+                + part
+                + "'; put IPv6 addresses in brackets, as in [::1]:"
+                + defaultPort);
+      }
+      host = colon < 0 ? part : part.substring(0, colon);
+      port = colon < 0 ? null : part.substring(colon + 1);
+      if (!HOST_NAME.matcher(host).matches()) {
+        throw new IllegalArgumentException(
+            "lock URI '" + this + "' has host '" + host + "', which is not a host name or address");
+      }
+    }
+    int p = defaultPort;
+    if (port != null) {
+      p = port.matches("\\d{1,5}") ? Integer.parseInt(port) : -1;
+      if (p < 1 || p > 65535) {
+        throw new IllegalArgumentException(
+            "lock URI '"
+                + this
+                + "' has port '"
+                + port
+                + "' in '"
+                + part
+                + "'; a port is a number from 1 to 65535");
+      }
+    }
+    return new Server(host, p);
+  }
+
+  /**
+   * One server of a URI's host list.
+   *
+   * @param host a host name, an IPv4 address, or an IPv6 address without brackets
+   * @param port from 1 to 65535
+   */
+  public record Server(String host, int port) {
+    /** {@code host:port}, with an IPv6 address in brackets. */
+    @Override
+    public String toString() {
+      return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+    }
+  }
+
+  /**
+   * The parts of a URI's authority, path and fragment; see {@link #authority(int)}.
+   *
+   * @param user the user, percent-decoded, if the URI names one
+   * @param password the password, percent-decoded, if the URI gives one
+   * @param servers one or more servers, in the URI's order, none twice
+   * @param path what follows the host list up to the query or fragment ({@code ""} if nothing)
+   * @param fragment what follows {@code #}, if present
+   */
+  public record Authority(
+      @org.jspecify.annotations.Nullable String user,
+      @org.jspecify.annotations.Nullable String password,
+      java.util.List<Server> servers,
+      String path,
+      @org.jspecify.annotations.Nullable String fragment) {
+
+    /** The servers as {@code host:port,host:port}. */
+    public String serverList() {
+      StringBuilder sb = new StringBuilder();
+      for (Server s : servers) {
+        if (sb.length() > 0) {
+          sb.append(',');
+        }
+        sb.append(s);
+      }
+      return sb.toString();
+    }
+
+    /** Hides the password. */
+    @Override
+    public String toString() {
+      return "Authority{user="
+          + user
+          + ", password="
+          + (password == null ? null : "***")
+          + ", servers="
+          + serverList()
+          + ", path="
+          + path
+          + "}";
+    }
   }
 
   /** The options left for the store once the engine took the common ones. */

@@ -7,6 +7,8 @@ import dev.locksmith.spi.LockUri;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class LockUriTest {
 
@@ -82,5 +84,55 @@ class LockUriTest {
     assertThatThrownBy(() -> LockUri.parse("mem:x\u0000y"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("control character");
+  }
+
+  @Test
+  @DisplayName("authority(): host lists, ports, IPv6, credentials, path and fragment")
+  void authority() {
+    LockUri.Authority a =
+        LockUri.parse("redis-sentinel://us%40r:p%3Ass@h1,h2:26380,[::1]:7/3?x=1#master")
+            .authority(26379);
+    assertThat(a.user()).isEqualTo("us@r");
+    assertThat(a.password()).isEqualTo("p:ss");
+    assertThat(a.servers())
+        .containsExactly(
+            new LockUri.Server("h1", 26379),
+            new LockUri.Server("h2", 26380),
+            new LockUri.Server("::1", 7));
+    assertThat(a.serverList()).isEqualTo("h1:26379,h2:26380,[::1]:7");
+    assertThat(a.path()).isEqualTo("/3");
+    assertThat(a.fragment()).isEqualTo("master");
+    assertThat(a.toString()).doesNotContain("p:ss");
+    LockUri.Authority b = LockUri.parse("redis://:secret@127.0.0.1").authority(6379);
+    assertThat(b.user()).isNull();
+    assertThat(b.password()).isEqualTo("secret");
+    assertThat(b.servers()).containsExactly(new LockUri.Server("127.0.0.1", 6379));
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "redis://127.0.0.1:notaport|port 'notaport'",
+        "redis://h:0|port '0'",
+        "redis://h:65536|port '65536'",
+        "redis://h:|port ''",
+        "redis://h:-1|port '-1'",
+        "redis://|names no server",
+        "redis://h1,,h2|empty host",
+        "redis://h1,h1:6379|twice",
+        "redis://::1|IPv6 addresses in brackets",
+        "redis://[::1|unclosed IPv6 bracket",
+        "redis://[zz]:1|no IPv6 address",
+        "redis://[::1]x|after the IPv6 address",
+        "redis://bad host|not a host name",
+        "redis://h%zz|not a host name",
+        "redis:h|must start with redis://"
+      })
+  @DisplayName("authority(): a malformed host list is refused, naming the bad part")
+  void malformedAuthority(String uri, String message) {
+    assertThatThrownBy(() -> LockUri.parse(uri).authority(6379))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(message);
   }
 }
