@@ -97,7 +97,8 @@ public final class LockOptions {
   }
 
   /**
-   * The owner id prefix of the client, if one was set. Each acquire still gets its own owner (this
+   * The owner id prefix of the client, if one was set; a client's {@link LockClient#options()}
+   * always has one ({@code pid<PID>} unless set). Each acquire still gets its own owner (this
    * prefix plus a unique suffix) unless {@link DistributedLock#withOwner} names one; the prefix
    * shows in the store so that operators can tell who holds a lock.
    */
@@ -106,9 +107,11 @@ public final class LockOptions {
   }
 
   /**
-   * The prefix put before every lock name in the store, if set; each store has its default. It is
-   * read by providers when {@link LockClient#open(String, LockOptions)} builds the store; a store
-   * built by hand and passed to {@link LockClient#of} takes its prefix in its own constructor.
+   * The prefix put before every lock name in the store, if set; each store has its default, and a
+   * client's {@link LockClient#options()} always reports the one in force. It is read by providers
+   * when {@link LockClient#open(String, LockOptions)} builds the store; a store built by hand and
+   * passed to {@link LockClient#of} takes its prefix in its own constructor, and {@code of} refuses
+   * options that set a different one.
    */
   public Optional<String> keyPrefix() {
     return Optional.ofNullable(keyPrefix);
@@ -167,7 +170,7 @@ public final class LockOptions {
         + ", owner="
         + owner
         + ", keyPrefix="
-        + keyPrefix
+        + (keyPrefix == null ? null : "'" + keyPrefix + "'")
         + ", backoff="
         + backoffMin().toMillis()
         + ".."

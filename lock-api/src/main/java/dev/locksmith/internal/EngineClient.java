@@ -39,6 +39,7 @@ public final class EngineClient implements LockClient {
   private static final Logger log = LoggerFactory.getLogger(EngineClient.class);
 
   private final LockStore store;
+  private final StoreGateway gateway;
   private final LockOptions options;
   private final String storeName;
   private final Set<Capability> capabilities;
@@ -53,20 +54,37 @@ public final class EngineClient implements LockClient {
   /**
    * Wraps {@code store}; the client owns it from now on.
    *
-   * @throws IllegalArgumentException if the options' lease time is below the store's minimum
+   * @throws IllegalArgumentException if the options' lease time is below the store's minimum, or
+   *     they set a key prefix other than the one the store was built with
    */
   public EngineClient(LockStore store, LockOptions options) {
     this.store = Objects.requireNonNull(store, "store must not be null");
-    this.options = Objects.requireNonNull(options, "options must not be null");
-    this.storeName = store.describe();
+    Objects.requireNonNull(options, "options must not be null");
+    this.gateway = new StoreGateway(store);
+    this.storeName = gateway.storeName();
     Set<Capability> caps = EnumSet.noneOf(Capability.class);
     caps.addAll(store.capabilities());
     this.capabilities = Set.copyOf(caps);
     this.timing = store.timing();
     InputRules.leaseTime("leaseTime", options.leaseTime(), timing.minimumLease(), storeName);
+    String storePrefix = store.keyPrefix();
+    if (options.keyPrefix().isPresent() && !options.keyPrefix().get().equals(storePrefix)) {
+      // A store built by hand took its prefix in its constructor: an option it never saw must not
+      // look as if it applied.
+      throw new IllegalArgumentException(
+          "keyPrefix '"
+              + options.keyPrefix().get()
+              + "' cannot apply to "
+              + storeName
+              + ", which was built with key prefix '"
+              + storePrefix
+              + "'; give the prefix to the store itself");
+    }
+    String owner = options.owner().orElse("pid" + ProcessHandle.current().pid());
+    // The options in force, as the README documents them: what the client and its store use.
+    this.options = options.toBuilder().owner(owner).keyPrefix(storePrefix).build();
     String clientId = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
-    this.ownerPrefix =
-        options.owner().orElse("pid" + ProcessHandle.current().pid()) + "/" + clientId + "/";
+    this.ownerPrefix = owner + "/" + clientId + "/";
     store.listen(new Events());
   }
 
@@ -174,6 +192,10 @@ public final class EngineClient implements LockClient {
     return store;
   }
 
+  StoreGateway gateway() {
+    return gateway;
+  }
+
   String storeName() {
     return storeName;
   }
@@ -229,15 +251,10 @@ public final class EngineClient implements LockClient {
 
   /** Best-effort owner-checked release for cleanup paths; never throws, never interrupted. */
   void releaseQuietly(LockKey key, String owner) {
-    boolean interrupted = Thread.interrupted();
     try {
-      store.release(key, owner);
+      gateway.release(key, owner);
     } catch (RuntimeException e) {
       log.debug("Cleanup release of lock '{}' for owner {} failed", key, owner, e);
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
     }
   }
 

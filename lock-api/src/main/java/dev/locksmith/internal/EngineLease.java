@@ -4,7 +4,6 @@ import dev.locksmith.Capability;
 import dev.locksmith.Lease;
 import dev.locksmith.LeaseLostException;
 import dev.locksmith.LeaseLostListener;
-import dev.locksmith.LockStoreException;
 import dev.locksmith.UnsupportedCapabilityException;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.ReleaseOutcome;
@@ -139,15 +138,7 @@ final class EngineLease implements Lease {
     }
     long start = System.nanoTime();
     Instant startInstant = client.options().clock().instant();
-    boolean held;
-    try {
-      held = client.store().extend(key, owner, checked);
-    } catch (LockStoreException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw new LockStoreException(
-          "extend of lock '" + key.name() + "' failed on " + client.storeName() + ": " + e, e);
-    }
+    boolean held = client.gateway().extend(key, owner, checked);
     if (!held) {
       LeaseLostException lost =
           new LeaseLostException(
@@ -200,15 +191,7 @@ final class EngineLease implements Lease {
       LeaseLostException reason = Objects.requireNonNull(lostReason);
       throw new LeaseLostException(key.name(), reason.reason(), reason);
     }
-    ReleaseOutcome outcome;
-    try {
-      outcome = client.store().release(key, owner);
-    } catch (LockStoreException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw new LockStoreException(
-          "release of lock '" + key.name() + "' failed on " + client.storeName() + ": " + e, e);
-    }
+    ReleaseOutcome outcome = client.gateway().release(key, owner);
     if (outcome == ReleaseOutcome.NOT_HELD) {
       LeaseLostException lost =
           new LeaseLostException(
@@ -358,7 +341,7 @@ final class EngineLease implements Lease {
     Instant startInstant = client.options().clock().instant();
     boolean held;
     try {
-      held = client.store().extend(key, owner, Duration.ofNanos(lease));
+      held = client.gateway().extend(key, owner, Duration.ofNanos(lease));
     } catch (RuntimeException e) {
       lastRenewalFailure = e;
       // The store may be back before the lease runs out: retry soon, but not in a tight loop.

@@ -3,13 +3,11 @@ package dev.locksmith.internal;
 import dev.locksmith.Capability;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.Lease;
-import dev.locksmith.LockStoreException;
 import dev.locksmith.LockTimeoutException;
 import dev.locksmith.ThreadOwnedLock;
 import dev.locksmith.spi.Acquisition;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockMode;
-import dev.locksmith.spi.LockStore;
 import dev.locksmith.spi.QueuedAttempt;
 import java.time.Duration;
 import java.time.Instant;
@@ -70,9 +68,9 @@ final class EngineLock implements DistributedLock {
   @Override
   public Optional<Lease> tryAcquire() {
     try {
-      return Optional.ofNullable(attempt(0, true, null));
+      return Optional.ofNullable(attempt(0, Interrupts.DEFERRED, null));
     } catch (InterruptedException e) {
-      // Not reachable: a zero wait never sleeps. Keep the flag for the caller.
+      // Not reachable: a deferred interrupt never ends an attempt. Keep the flag for the caller.
       Thread.currentThread().interrupt();
       return Optional.empty();
     }
@@ -80,12 +78,12 @@ final class EngineLock implements DistributedLock {
 
   @Override
   public Optional<Lease> tryAcquire(Duration wait) throws InterruptedException {
-    return Optional.ofNullable(attempt(InputRules.wait(wait).toNanos(), true, null));
+    return Optional.ofNullable(attempt(InputRules.wait(wait).toNanos(), Interrupts.HONOURED, null));
   }
 
   @Override
   public Lease acquire() throws InterruptedException {
-    EngineLease lease = attempt(FOREVER, true, null);
+    EngineLease lease = attempt(FOREVER, Interrupts.HONOURED, null);
     if (lease == null) {
       throw new IllegalStateException("an unbounded acquire returned without a lease");
     }
@@ -94,7 +92,7 @@ final class EngineLock implements DistributedLock {
 
   @Override
   public Lease acquire(Duration wait) throws InterruptedException {
-    EngineLease lease = attempt(InputRules.wait(wait).toNanos(), true, null);
+    EngineLease lease = attempt(InputRules.wait(wait).toNanos(), Interrupts.HONOURED, null);
     if (lease == null) {
       throw new LockTimeoutException(key.name(), wait);
     }
@@ -104,14 +102,7 @@ final class EngineLock implements DistributedLock {
   @Override
   public boolean isLocked() {
     client.ensureOpen();
-    try {
-      return client.store().read(key).locked();
-    } catch (LockStoreException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw new LockStoreException(
-          "reading lock '" + key.name() + "' failed on " + client.storeName() + ": " + e, e);
-    }
+    return client.gateway().read(key).locked();
   }
 
   @Override
@@ -143,17 +134,36 @@ final class EngineLock implements DistributedLock {
   /**
    * Acquires within {@code waitNanos} ({@link #FOREVER} for no limit).
    *
-   * @param interruptible whether an interrupt ends the wait; if not, it is remembered and restored
+   * @param interrupts whether an interrupt ends the attempt, or is set aside and restored
    * @param ownerOverride the owner to acquire as (the thread view's), or null for this lock's
    * @return the lease, or null if the wait ran out
    */
   @Nullable EngineLease attempt(
-      long waitNanos, boolean interruptible, @Nullable String ownerOverride)
+      long waitNanos, Interrupts interrupts, @Nullable String ownerOverride)
       throws InterruptedException {
     client.ensureOpen();
-    if (interruptible && Thread.interrupted()) {
-      throw new InterruptedException("interrupted before acquiring lock '" + key.name() + "'");
+    boolean interruptible = interrupts == Interrupts.HONOURED;
+    if (interruptible) {
+      if (Thread.interrupted()) {
+        throw new InterruptedException("interrupted before acquiring lock '" + key.name() + "'");
+      }
+      return attemptWith(waitNanos, true, ownerOverride);
     }
+    // As ReentrantLock.tryLock() and lock(): an earlier interrupt neither stops the attempt nor
+    // reaches the store driver (which would refuse to work); the caller finds the flag still set.
+    boolean pending = Thread.interrupted();
+    try {
+      return attemptWith(waitNanos, false, ownerOverride);
+    } finally {
+      if (pending) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private @Nullable EngineLease attemptWith(
+      long waitNanos, boolean interruptible, @Nullable String ownerOverride)
+      throws InterruptedException {
     // A fresh owner is used for this attempt only (the default, and the thread view's), so undoing
     // an attempt of unknown outcome can only touch that attempt's own hold.
     boolean fresh = ownerOverride != null || owner == null;
@@ -173,7 +183,6 @@ final class EngineLock implements DistributedLock {
       String firstOwner, boolean fresh, long deadline, boolean interruptible)
       throws InterruptedException {
     String who = firstOwner;
-    LockStore store = client.store();
     Backoff backoff = new Backoff(client.options().backoffMin(), client.options().backoffMax());
     WakeSignal signal = new WakeSignal();
     AutoCloseable subscription = null;
@@ -320,7 +329,7 @@ final class EngineLock implements DistributedLock {
 
   private Acquisition callTryAcquire(String who, boolean fresh) throws InterruptedException {
     try {
-      return client.store().tryAcquire(key, who, leaseTime);
+      return client.gateway().tryAcquire(key, who, leaseTime);
     } catch (RuntimeException e) {
       // The store may have taken the lock before failing to answer: undo it for a fresh owner.
       // An interrupted call met a working store: undo at once, so nothing outlives the call. A
@@ -346,7 +355,7 @@ final class EngineLock implements DistributedLock {
       ie.initCause(e);
       return ie;
     }
-    throw asStoreException("acquire", e);
+    throw client.gateway().failure("acquire", key, e);
   }
 
   private EngineLease newLease(String who, Acquisition a, long start, Instant startInstant) {
@@ -383,14 +392,6 @@ final class EngineLock implements DistributedLock {
 
   private static long remaining(long deadline) {
     return deadline == FOREVER ? FOREVER : deadline - System.nanoTime();
-  }
-
-  private LockStoreException asStoreException(String operation, RuntimeException e) {
-    if (e instanceof LockStoreException) {
-      return (LockStoreException) e;
-    }
-    return new LockStoreException(
-        operation + " of lock '" + key.name() + "' failed on " + client.storeName() + ": " + e, e);
   }
 
   EngineClient client() {

@@ -49,7 +49,7 @@ final class EngineMultiLock implements MultiLock {
   @Override
   public Optional<MultiLease> tryAcquire() {
     try {
-      return Optional.ofNullable(acquireAll(0));
+      return Optional.ofNullable(acquireAll(0, Interrupts.DEFERRED));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return Optional.empty();
@@ -58,12 +58,12 @@ final class EngineMultiLock implements MultiLock {
 
   @Override
   public Optional<MultiLease> tryAcquire(Duration wait) throws InterruptedException {
-    return Optional.ofNullable(acquireAll(InputRules.wait(wait).toNanos()));
+    return Optional.ofNullable(acquireAll(InputRules.wait(wait).toNanos(), Interrupts.HONOURED));
   }
 
   @Override
   public MultiLease acquire() throws InterruptedException {
-    MultiLease all = acquireAll(EngineLock.FOREVER);
+    MultiLease all = acquireAll(EngineLock.FOREVER, Interrupts.HONOURED);
     if (all == null) {
       throw new IllegalStateException("an unbounded acquire returned without leases");
     }
@@ -72,14 +72,15 @@ final class EngineMultiLock implements MultiLock {
 
   @Override
   public MultiLease acquire(Duration wait) throws InterruptedException {
-    MultiLease all = acquireAll(InputRules.wait(wait).toNanos());
+    MultiLease all = acquireAll(InputRules.wait(wait).toNanos(), Interrupts.HONOURED);
     if (all == null) {
       throw new LockTimeoutException(String.join(",", names()), wait);
     }
     return all;
   }
 
-  private @Nullable MultiLease acquireAll(long waitNanos) throws InterruptedException {
+  private @Nullable MultiLease acquireAll(long waitNanos, Interrupts interrupts)
+      throws InterruptedException {
     long deadline =
         waitNanos == EngineLock.FOREVER ? EngineLock.FOREVER : System.nanoTime() + waitNanos;
     List<Lease> held = new ArrayList<>(locks.size());
@@ -90,7 +91,7 @@ final class EngineMultiLock implements MultiLock {
             deadline == EngineLock.FOREVER
                 ? EngineLock.FOREVER
                 : Math.max(0, deadline - System.nanoTime());
-        EngineLease lease = lock.attempt(left, true, null);
+        EngineLease lease = lock.attempt(left, interrupts, null);
         if (lease == null) {
           return null;
         }

@@ -29,7 +29,7 @@ final class ThreadLockView implements ThreadOwnedLock {
       return;
     }
     try {
-      EngineLease lease = lock.attempt(EngineLock.FOREVER, false, owner());
+      EngineLease lease = lock.attempt(EngineLock.FOREVER, Interrupts.DEFERRED, owner());
       holds.put(new ThreadHolds.Hold(Objects.requireNonNull(lease)));
     } catch (InterruptedException e) {
       // Not reachable: a non-interruptible attempt never throws it. Keep the flag regardless.
@@ -46,7 +46,7 @@ final class ThreadLockView implements ThreadOwnedLock {
     if (nest()) {
       return;
     }
-    EngineLease lease = lock.attempt(EngineLock.FOREVER, true, owner());
+    EngineLease lease = lock.attempt(EngineLock.FOREVER, Interrupts.HONOURED, owner());
     holds.put(new ThreadHolds.Hold(Objects.requireNonNull(lease)));
   }
 
@@ -57,7 +57,7 @@ final class ThreadLockView implements ThreadOwnedLock {
     }
     EngineLease lease;
     try {
-      lease = lock.attempt(0, true, owner());
+      lease = lock.attempt(0, Interrupts.DEFERRED, owner());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return false;
@@ -81,7 +81,7 @@ final class ThreadLockView implements ThreadOwnedLock {
       // takes".
       nanos = EngineLock.FOREVER;
     }
-    return took(lock.attempt(nanos, true, owner()));
+    return took(lock.attempt(nanos, Interrupts.HONOURED, owner()));
   }
 
   private boolean took(@Nullable EngineLease lease) {

@@ -27,6 +27,6 @@ public final class MemLockProvider implements LockProvider {
               + name
               + "' must be 1 to 64 letters, digits, '-', '_' or '.'; write mem: or mem:NAME");
     }
-    return new MemLockStore(MemLockSpace.named(name));
+    return new MemLockStore(MemLockSpace.named(name), options.keyPrefix().orElse(""));
   }
 }

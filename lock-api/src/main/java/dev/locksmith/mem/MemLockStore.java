@@ -32,11 +32,23 @@ public final class MemLockStore implements LockStore {
               Capability.WAKE_ON_RELEASE));
 
   private final MemLockSpace space;
+  private final String keyPrefix;
   private volatile boolean closed;
 
-  /** A connection to {@code space}. */
+  /** A connection to {@code space}, with no key prefix. */
   public MemLockStore(MemLockSpace space) {
-    this.space = space;
+    this(space, "");
+  }
+
+  /**
+   * A connection to {@code space} that puts {@code keyPrefix} before every lock name, so clients
+   * with different prefixes never share a lock.
+   *
+   * @throws IllegalArgumentException if the prefix is over 64 UTF-8 bytes or has control characters
+   */
+  public MemLockStore(MemLockSpace space, String keyPrefix) {
+    this.space = java.util.Objects.requireNonNull(space, "space must not be null");
+    this.keyPrefix = dev.locksmith.internal.InputRules.keyPrefix(keyPrefix);
   }
 
   /** The space this connection works on (for fault injection in tests). */
@@ -50,6 +62,15 @@ public final class MemLockStore implements LockStore {
   }
 
   @Override
+  public String keyPrefix() {
+    return keyPrefix;
+  }
+
+  private LockKey inSpace(LockKey key) {
+    return keyPrefix.isEmpty() ? key : new LockKey(keyPrefix + key.name(), key.mode());
+  }
+
+  @Override
   public Set<Capability> capabilities() {
     return CAPABILITIES;
   }
@@ -57,37 +78,37 @@ public final class MemLockStore implements LockStore {
   @Override
   public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
     checkOpen();
-    return space.tryAcquire(key, owner, leaseTime.toNanos());
+    return space.tryAcquire(inSpace(key), owner, leaseTime.toNanos());
   }
 
   @Override
   public boolean extend(LockKey key, String owner, Duration leaseTime) {
     checkOpen();
-    return space.extend(key, owner, leaseTime.toNanos());
+    return space.extend(inSpace(key), owner, leaseTime.toNanos());
   }
 
   @Override
   public ReleaseOutcome release(LockKey key, String owner) {
     checkOpen();
-    return space.release(key, owner);
+    return space.release(inSpace(key), owner);
   }
 
   @Override
   public LockState read(LockKey key) {
     checkOpen();
-    return space.read(key);
+    return space.read(inSpace(key));
   }
 
   @Override
   public void withdraw(LockKey key, String owner) {
     checkOpen();
-    space.withdraw(key, owner);
+    space.withdraw(inSpace(key), owner);
   }
 
   @Override
   public Optional<AutoCloseable> onRelease(LockKey key, Runnable onRelease) {
     checkOpen();
-    return Optional.of(space.onRelease(key, onRelease));
+    return Optional.of(space.onRelease(inSpace(key), onRelease));
   }
 
   private void checkOpen() {

@@ -28,6 +28,13 @@ public interface LockStore extends AutoCloseable {
    */
   String describe();
 
+  /**
+   * The prefix this store puts before every lock name it writes ({@code ""} for none), as given to
+   * it by its provider from {@code LockOptions.keyPrefix()} or by its constructor. The client
+   * reports it in its options, and refuses a {@code keyPrefix} option that differs from it.
+   */
+  String keyPrefix();
+
   /** What the store can promise beyond the core contract. */
   Set<Capability> capabilities();
 

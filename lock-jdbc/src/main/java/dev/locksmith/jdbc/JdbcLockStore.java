@@ -180,6 +180,11 @@ public final class JdbcLockStore implements LockStore {
   }
 
   @Override
+  public String keyPrefix() {
+    return options.keyPrefix();
+  }
+
+  @Override
   public String describe() {
     return "jdbc/" + dialect.id();
   }

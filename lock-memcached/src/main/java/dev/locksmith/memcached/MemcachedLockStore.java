@@ -191,6 +191,11 @@ public final class MemcachedLockStore implements LockStore {
   }
 
   @Override
+  public String keyPrefix() {
+    return keys.prefix();
+  }
+
+  @Override
   public String describe() {
     return description;
   }

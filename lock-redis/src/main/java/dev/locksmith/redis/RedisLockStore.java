@@ -153,6 +153,11 @@ public final class RedisLockStore implements LockStore {
   }
 
   @Override
+  public String keyPrefix() {
+    return layout.prefix();
+  }
+
+  @Override
   public String describe() {
     return description;
   }

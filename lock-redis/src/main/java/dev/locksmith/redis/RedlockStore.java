@@ -92,9 +92,11 @@ public final class RedlockStore implements LockStore {
   private final Settings settings;
   private final ExecutorService executor;
   private final String description;
+  private final String keyPrefix;
 
-  private RedlockStore(List<RedlockNode> nodes, Settings settings) {
+  private RedlockStore(List<RedlockNode> nodes, Settings settings, String keyPrefix) {
     this.nodes = nodes;
+    this.keyPrefix = keyPrefix;
     this.quorum = nodes.size() / 2 + 1;
     this.settings = settings;
     int id = STORES.incrementAndGet();
@@ -131,13 +133,18 @@ public final class RedlockStore implements LockStore {
     for (RedisURI uri : nodes) {
       list.add(new RedlockNode(uri, layout, settings.restartDelay()));
     }
-    RedlockStore store = new RedlockStore(List.copyOf(list), settings);
+    RedlockStore store = new RedlockStore(List.copyOf(list), settings, layout.prefix());
     Votes<LockOperations> connected = store.ask(n -> n, false, OPEN_TIMEOUT);
     if (connected.answers() < store.quorum) {
       store.close();
       throw connected.failure("connect", store);
     }
     return store;
+  }
+
+  @Override
+  public String keyPrefix() {
+    return keyPrefix;
   }
 
   @Override

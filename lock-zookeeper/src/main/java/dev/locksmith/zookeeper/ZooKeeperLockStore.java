@@ -217,6 +217,11 @@ public final class ZooKeeperLockStore implements LockStore {
   }
 
   @Override
+  public String keyPrefix() {
+    return keyPrefix;
+  }
+
+  @Override
   public String describe() {
     return "zookeeper";
   }

@@ -30,6 +30,11 @@ public abstract class KeyValueLockStore implements LockStore {
   }
 
   @Override
+  public String keyPrefix() {
+    return "";
+  }
+
+  @Override
   public String describe() {
     return description;
   }

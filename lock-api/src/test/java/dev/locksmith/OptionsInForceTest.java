@@ -1,0 +1,62 @@
+package dev.locksmith;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** What {@link LockClient#options()} reports, and the mem: store's key prefix. */
+class OptionsInForceTest {
+
+  private final String space = "options-" + UUID.randomUUID();
+
+  @Test
+  @DisplayName("options() reports the owner prefix and key prefix in force, not nulls")
+  void reportsDefaults() {
+    try (LockClient client = LockClient.open("mem:" + space)) {
+      assertThat(client.options().owner()).contains("pid" + ProcessHandle.current().pid());
+      assertThat(client.options().keyPrefix()).contains("");
+      assertThat(client.options().leaseTime()).isEqualTo(LockOptions.DEFAULT_LEASE_TIME);
+      assertThat(client.options().toString())
+          .contains("owner=pid" + ProcessHandle.current().pid())
+          .contains("keyPrefix=''");
+    }
+  }
+
+  @Test
+  @DisplayName("options() reports what the URI and the builder set")
+  void reportsWhatWasSet() {
+    try (LockClient client =
+        LockClient.open(
+            "mem:" + space + "?keyPrefix=app-&leaseTime=10s",
+            LockOptions.builder().owner("worker-1").build())) {
+      assertThat(client.options().owner()).contains("worker-1");
+      assertThat(client.options().keyPrefix()).contains("app-");
+      assertThat(client.options().leaseTime()).isEqualTo(Duration.ofSeconds(10));
+    }
+  }
+
+  @Test
+  @DisplayName("mem: keeps lock names of clients with different key prefixes apart")
+  void memHonoursKeyPrefix() {
+    try (LockClient a = LockClient.open("mem:" + space, prefix("a-"));
+        LockClient a2 = LockClient.open("mem:" + space, prefix("a-"));
+        LockClient b = LockClient.open("mem:" + space, prefix("b-"));
+        LockClient none = LockClient.open("mem:" + space)) {
+      Lease held = a.lock("n").tryAcquire().orElseThrow();
+      assertThat(b.lock("n").tryAcquire()).as("another prefix is another lock").isPresent();
+      assertThat(none.lock("n").tryAcquire()).as("no prefix is another lock").isPresent();
+      assertThat(none.lock("a-n").isLocked())
+          .as("the prefix is part of the name in the space")
+          .isTrue();
+      assertThat(a2.lock("n").tryAcquire()).as("the same prefix is the same lock").isEmpty();
+      held.release();
+    }
+  }
+
+  private static LockOptions prefix(String p) {
+    return LockOptions.builder().keyPrefix(p).build();
+  }
+}
