@@ -19,6 +19,7 @@ import dev.locksmith.ThreadOwnedLock;
 import dev.locksmith.UnsupportedCapabilityException;
 import dev.locksmith.internal.EngineClient;
 import dev.locksmith.spi.LockKey;
+import dev.locksmith.spi.LockMode;
 import dev.locksmith.spi.LockStore;
 import dev.locksmith.spi.ReleaseOutcome;
 import dev.locksmith.spi.StoreTiming;
@@ -104,6 +105,14 @@ public abstract class LockStoreContract {
 
   /** The store's fault injector, if the fixture can pause, kill and restart it. */
   protected Optional<StoreFaults> faults() {
+    return Optional.empty();
+  }
+
+  /**
+   * The store's outside actor, if the fixture can change the store behind the clients' backs (an
+   * operator deleting a lock); without it the outside-actor rules are skipped.
+   */
+  protected Optional<OutsideActor> outsideActor() {
     return Optional.empty();
   }
 
@@ -762,6 +771,36 @@ public abstract class LockStoreContract {
       AtomicInteger late = new AtomicInteger();
       held.onLost((l, why) -> late.incrementAndGet());
       assertThat(late.get()).as("calls to a listener registered after the loss").isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName(
+        "Rule 4.5: a hold deleted in the store by an outside actor is reported to its holder:"
+            + " onLost fires and isValid() turns false within one renewal interval plus the slack"
+            + " (within the slack where the store pushes, SESSION_BOUND)")
+    void outsideDeletionIsReported() {
+      Optional<OutsideActor> actor = outsideActor();
+      assumeTrue(actor.isPresent(), "skipped: no OutsideActor hook (override outsideActor())");
+      LockClient a = client();
+      String name = lockName("x");
+      Duration lease = expiryLease(a).multipliedBy(3);
+      boolean pushes = a.capabilities().contains(Capability.SESSION_BOUND);
+      Duration bound = pushes ? slack() : lease.dividedBy(3).plus(slack());
+      AtomicInteger lost = new AtomicInteger();
+      Lease held =
+          a.lock(name)
+              .withLeaseTime(lease)
+              .withAutoRenew(true)
+              .tryAcquire()
+              .orElseThrow()
+              .onLost((l, why) -> lost.incrementAndGet());
+      actor.get().deleteHolds(name, LockMode.EXCLUSIVE);
+      long deleted = System.nanoTime();
+      await().atMost(bound).pollInterval(Duration.ofMillis(10)).until(() -> lost.get() > 0);
+      assertThat(held.isValid()).as("the lease once its hold was deleted").isFalse();
+      assertThat(millisSince(deleted)).isLessThanOrEqualTo(bound.toMillis());
+      assertThatThrownBy(held::release).isInstanceOf(LeaseLostException.class);
+      assertThat(lost.get()).as("times onLost was told").isEqualTo(1);
     }
 
     @Test
