@@ -67,6 +67,7 @@ public final class RedisLockProvider implements LockProvider {
       onlyFor(uri, opts, "restartDelay", "redlock://");
     }
     if (SINGLE.contains(scheme)) {
+      checkSingle(uri);
       RedisURI redisUri = lettuceUri(scheme + ":" + uri.body(), opts, uri);
       redisUri.setTimeout(timeout(uri, RedisLockStore.DEFAULT_TIMEOUT));
       return RedisLockStore.connect(redisUri, prefix, strategy(opts));
@@ -144,27 +145,75 @@ public final class RedisLockProvider implements LockProvider {
     }
   }
 
+  /**
+   * Checks a single-node or Sentinel URI before Lettuce sees it: Lettuce would take a malformed
+   * {@code host:port} for a host name and look it up, so a typo would cost a DNS lookup and a
+   * connect timeout instead of a clear message.
+   */
+  private static void checkSingle(LockUri uri) {
+    if (uri.scheme().equals("redis-socket")) {
+      return; // A socket path, no host list.
+    }
+    boolean sentinel = uri.scheme().endsWith("-sentinel");
+    LockUri.Authority authority = uri.authority(sentinel ? 26379 : 6379);
+    if (!sentinel && authority.servers().size() > 1) {
+      throw new IllegalArgumentException(
+          "lock URI '"
+              + uri
+              + "' names "
+              + authority.servers().size()
+              + " servers; "
+              + uri.scheme()
+              + ":// takes one (use redis-cluster://, redis-sentinel:// or redlock:// for more)");
+    }
+    database(uri, authority.path());
+  }
+
+  /** The database index in {@code path} ({@code ""}, {@code "/"} or {@code "/N"}). */
+  private static int database(LockUri uri, String path) {
+    if (path.isEmpty() || path.equals("/")) {
+      return 0;
+    }
+    String db = path.substring(1);
+    if (!db.matches("\\d{1,9}")) {
+      throw new IllegalArgumentException(
+          "lock URI '"
+              + uri
+              + "' has path '"
+              + path
+              + "'; the path of a Redis URI is a database number, such as /0");
+    }
+    return Integer.parseInt(db);
+  }
+
   /** {@code //[user:pass@]h1:p1,h2:p2[/db]} as one Lettuce URI per host. */
   private static List<RedisURI> hosts(LockUri uri, String nodeScheme, Map<String, String> opts) {
-    String body = uri.body();
-    if (!body.startsWith("//")) {
-      throw new IllegalArgumentException(
-          "lock URI '" + uri + "' must be " + uri.scheme() + "://host:port,host:port,…");
-    }
-    String rest = body.substring(2);
-    int slash = rest.indexOf('/');
-    String authority = slash < 0 ? rest : rest.substring(0, slash);
-    String path = slash < 0 ? "" : rest.substring(slash);
-    int at = authority.lastIndexOf('@');
-    String userInfo = at < 0 ? "" : authority.substring(0, at + 1);
-    String hostList = authority.substring(at + 1);
+    LockUri.Authority authority = uri.authority(6379);
+    int database = database(uri, authority.path());
+    // Lettuce's own options (database, clientName, verifyPeer) apply to every node.
+    RedisURI options = lettuceUri("redis://localhost/" + database, opts, uri);
     List<RedisURI> uris = new ArrayList<>();
-    for (String host : hostList.split(",", -1)) {
-      if (host.isBlank() || !host.contains(":")) {
-        throw new IllegalArgumentException(
-            "lock URI '" + uri + "' has host '" + host + "'; write each node as host:port");
+    for (LockUri.Server server : authority.servers()) {
+      RedisURI.Builder node =
+          RedisURI.builder()
+              .withHost(server.host())
+              .withPort(server.port())
+              .withSsl(nodeScheme.equals("rediss"))
+              .withVerifyPeer(options.getVerifyMode())
+              .withDatabase(options.getDatabase());
+      if (options.getClientName() != null) {
+        node.withClientName(options.getClientName());
       }
-      uris.add(lettuceUri(nodeScheme + "://" + userInfo + host.strip() + path, opts, uri));
+      String password = authority.password();
+      if (password != null) {
+        String user = authority.user();
+        if (user != null) {
+          node.withAuthentication(user, password.toCharArray());
+        } else {
+          node.withPassword(password.toCharArray());
+        }
+      }
+      uris.add(node.build());
     }
     return uris;
   }

@@ -5,6 +5,7 @@ import dev.locksmith.LockStoreException;
 import dev.locksmith.redis.internal.KeyLayout;
 import dev.locksmith.redis.internal.LockOperations;
 import dev.locksmith.redis.internal.RedisEndpoint;
+import dev.locksmith.redis.internal.RedisFailure;
 import dev.locksmith.redis.internal.ReleaseChannel;
 import dev.locksmith.redis.internal.ScriptOperations;
 import dev.locksmith.redis.internal.WatchOperations;
@@ -95,7 +96,10 @@ public final class RedisLockStore implements LockStore {
     Objects.requireNonNull(strategy, "strategy must not be null");
     KeyLayout layout = new KeyLayout(keyPrefix);
     RedisEndpoint endpoint =
-        open(() -> RedisEndpoint.single(uri, uri.getTimeout(), null), uri.toString());
+        open(
+            () -> RedisEndpoint.single(uri, uri.getTimeout(), null),
+            RedisEndpoint.describe(uri),
+            uri.getDatabase());
     return finish(endpoint, layout, strategy);
   }
 
@@ -112,15 +116,17 @@ public final class RedisLockStore implements LockStore {
       throw new IllegalArgumentException("a cluster needs at least one seed node");
     }
     KeyLayout layout = new KeyLayout(keyPrefix);
-    RedisEndpoint endpoint = open(() -> RedisEndpoint.cluster(seeds), "redis-cluster " + seeds);
+    RedisEndpoint endpoint =
+        open(() -> RedisEndpoint.cluster(seeds), RedisEndpoint.describeCluster(seeds), 0);
     return finish(endpoint, layout, RedisStrategy.SCRIPT);
   }
 
-  private static RedisEndpoint open(Supplier<RedisEndpoint> connect, String what) {
+  private static RedisEndpoint open(Supplier<RedisEndpoint> connect, String what, int database) {
     try {
       return connect.get();
     } catch (RuntimeException e) {
-      throw new LockStoreException("cannot connect to " + what + ": " + e.getMessage(), e);
+      throw new LockStoreException(
+          "cannot open a lock store on " + what + ": " + RedisFailure.reason(e, database), e);
     }
   }
 

@@ -295,7 +295,9 @@ public final class RedlockStore implements LockStore {
               + store.nodes.size()
               + " masters answered and a quorum is "
               + store.quorum
-              + (firstFailure != null ? " (" + firstFailure.getMessage() + ")" : "");
+              + (firstFailure != null
+                  ? " (" + dev.locksmith.redis.internal.RedisFailure.reason(firstFailure, 0) + ")"
+                  : "");
       return firstFailure != null
           ? new LockStoreException(message, firstFailure)
           : new LockStoreException(message);

@@ -52,11 +52,14 @@ class RedisLockProviderTest {
   }
 
   @Test
-  @DisplayName("a multi-host URI with a host lacking a port is refused")
-  void hostWithoutPort() {
-    assertThatThrownBy(() -> LockClient.open("redlock://127.0.0.1:1,localhost"))
+  @DisplayName("a multi-host URI with a malformed host or port is refused, naming it")
+  void malformedHost() {
+    assertThatThrownBy(() -> LockClient.open("redlock://127.0.0.1:1,localhost:x"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("host:port");
+        .hasMessageContaining("port 'x'");
+    assertThatThrownBy(() -> LockClient.open("redis-cluster://127.0.0.1:1,,127.0.0.1:2"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("empty host");
   }
 
   @Test

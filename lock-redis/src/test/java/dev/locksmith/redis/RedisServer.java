@@ -1,5 +1,9 @@
 package dev.locksmith.redis;
 
+import dev.locksmith.redis.internal.KeyLayout;
+import dev.locksmith.spi.LockKey;
+import dev.locksmith.spi.LockMode;
+import dev.locksmith.tck.OutsideActor;
 import dev.locksmith.tck.fixture.ServerHandle;
 import dev.locksmith.tck.fixture.ServerProcess;
 
@@ -35,6 +39,18 @@ public final class RedisServer extends ServerHandle {
   /** {@code redis://127.0.0.1:PORT}. */
   public String uri() {
     return dev.locksmith.tck.fixture.RedisServer.uri(process);
+  }
+
+  /**
+   * An operator with {@code redis-cli}: deletes the keys of a lock's holds under the default key
+   * prefix, behind the lock clients' backs.
+   */
+  public OutsideActor outsideActor() {
+    KeyLayout layout = new KeyLayout(RedisLockStore.DEFAULT_KEY_PREFIX);
+    return (name, mode) -> {
+      LockKey key = new LockKey(name, mode);
+      cli("DEL", mode == LockMode.READ ? layout.readersKey(key) : layout.holdKey(key));
+    };
   }
 
   /** Runs {@code redis-cli} against this server with {@code args}; returns its output. */

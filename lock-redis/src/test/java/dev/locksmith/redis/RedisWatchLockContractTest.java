@@ -3,6 +3,7 @@ package dev.locksmith.redis;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.tck.LockStoreContract;
+import dev.locksmith.tck.OutsideActor;
 import dev.locksmith.tck.StoreFaults;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
@@ -38,5 +39,10 @@ class RedisWatchLockContractTest extends LockStoreContract {
   @Override
   protected Optional<StoreFaults> faults() {
     return Optional.of(redis);
+  }
+
+  @Override
+  protected Optional<OutsideActor> outsideActor() {
+    return Optional.of(redis.outsideActor());
   }
 }

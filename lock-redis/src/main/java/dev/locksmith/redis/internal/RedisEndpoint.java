@@ -156,19 +156,25 @@ public final class RedisEndpoint implements AutoCloseable {
             .build());
     try {
       StatefulRedisClusterConnection<String, String> c = cluster.connect(StringCodec.UTF8);
-      StringBuilder d = new StringBuilder("redis-cluster://");
-      for (int i = 0; i < seeds.size(); i++) {
-        d.append(i > 0 ? "," : "").append(seeds.get(i).getHost()).append(':');
-        d.append(seeds.get(i).getPort());
-      }
-      return new RedisEndpoint(null, cluster, null, c, c.sync(), d.toString(), timeout);
+      return new RedisEndpoint(null, cluster, null, c, c.sync(), describeCluster(seeds), timeout);
     } catch (RuntimeException e) {
       cluster.shutdownAsync();
       throw e;
     }
   }
 
-  private static String describe(RedisURI uri) {
+  /** {@code redis-cluster://host:port,…} for {@code seeds}, without credentials. */
+  public static String describeCluster(List<RedisURI> seeds) {
+    StringBuilder d = new StringBuilder("redis-cluster://");
+    for (int i = 0; i < seeds.size(); i++) {
+      d.append(i > 0 ? "," : "").append(seeds.get(i).getHost()).append(':');
+      d.append(seeds.get(i).getPort());
+    }
+    return d.toString();
+  }
+
+  /** {@code redis://host:port[/db]} and the like for {@code uri}, without credentials. */
+  public static String describe(RedisURI uri) {
     if (uri.getSocket() != null) {
       return "redis-socket://" + uri.getSocket();
     }

@@ -1,0 +1,53 @@
+package dev.locksmith.redis.internal;
+
+import io.lettuce.core.RedisCommandExecutionException;
+
+/**
+ * Why Redis refused or failed a connection, in words, from the server's own error code.
+ *
+ * <p>Lettuce reports a refused handshake as "Unable to connect to host:port" and keeps the server's
+ * answer (WRONGPASS, NOAUTH, NOPERM, a database out of range) three causes deep; a user needs that
+ * answer in the first line.
+ */
+public final class RedisFailure {
+
+  private RedisFailure() {}
+
+  /**
+   * The reason behind {@code failure}: the server's refusal in words with its own message, or the
+   * deepest cause's message (such as "Connection refused") when the server said nothing.
+   *
+   * @param database the database index the connection asked for, named when it is out of range
+   */
+  public static String reason(Throwable failure, int database) {
+    Throwable deepest = failure;
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      deepest = t;
+      if (t instanceof RedisCommandExecutionException && t.getMessage() != null) {
+        String said = t.getMessage();
+        if (said.startsWith("WRONGPASS")) {
+          return "wrong user name or password (" + said + ")";
+        }
+        if (said.startsWith("NOAUTH")) {
+          return "the server requires a password and the URI gives none (" + said + ")";
+        }
+        if (said.startsWith("NOPERM")) {
+          return "the user lacks a permission the lock store needs (" + said + ")";
+        }
+        if (said.contains("DB index is out of range") || said.contains("invalid DB index")) {
+          return "database " + database + " is out of range on this server (" + said + ")";
+        }
+        if (said.contains("without any password configured")
+            || said.contains("no password is set")) {
+          return "the URI gives a password but the server has none set (" + said + ")";
+        }
+        return said;
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    String message = deepest.getMessage();
+    return message == null ? deepest.toString() : message;
+  }
+}
