@@ -85,6 +85,21 @@ class LocksmithCommandTest {
   }
 
   @Test
+  @DisplayName(
+      "tck against a memcached port with nothing listening fails at once with exit 3, before"
+          + " any rule runs")
+  void tckOnUnreachableStore() throws Exception {
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    int code = Locksmith.run("tck", "--uri", "memcached://127.0.0.1:" + port);
+    assertThat(code).as(stdout()).isEqualTo(Locksmith.EXIT_STORE_UNAVAILABLE);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("no server answered");
+    assertThat(stdout()).doesNotContain("Rule ");
+  }
+
+  @Test
   @DisplayName("tck runs the whole kit against a store by URI and exits 0 when it passes")
   void tckOnMem() {
     int code = Locksmith.run("tck", "--uri", "mem:cli-tck");

@@ -7,9 +7,11 @@ import dev.locksmith.spi.LockStore;
 import dev.locksmith.spi.LockUri;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
@@ -34,8 +36,9 @@ import org.slf4j.LoggerFactory;
  * <p>The spymemcached client it builds speaks the binary protocol, cancels operations for a server
  * it is not connected to instead of queueing them or sending them to another server ({@link
  * FailureMode#Cancel}), places keys with ketama consistent hashing and reconnects within a second.
- * It connects in the background: an unreachable server is reported by the first lock operation as
- * {@link LockStoreException}, and the client recovers by itself once the server is back.
+ * {@link #open} fails with {@link LockStoreException} when no server answers within the operation
+ * timeout; a server that goes away later fails the operations on its keys with {@link
+ * LockStoreException}, and the client recovers by itself once the server is back.
  */
 public final class MemcachedLockProvider implements LockProvider {
 
@@ -89,6 +92,7 @@ public final class MemcachedLockProvider implements LockProvider {
     }
     try {
       awaitConnections(client, servers.size(), timeout);
+      requireAnswer(client, description, timeout);
       return new MemcachedLockStore(client, prefix, fencing, true, description);
     } catch (RuntimeException e) {
       client.shutdown();
@@ -135,92 +139,51 @@ public final class MemcachedLockProvider implements LockProvider {
     }
   }
 
+  /**
+   * Fails unless at least one server answers a {@code version} request: spymemcached connects
+   * lazily and in the background, so without this check a store with no server behind it would open
+   * fine and fail every operation afterwards, one timeout at a time.
+   */
+  private static void requireAnswer(MemcachedClient client, String description, Duration timeout) {
+    Map<SocketAddress, String> versions;
+    try {
+      versions = client.getVersions();
+    } catch (RuntimeException e) {
+      versions = Map.of();
+    }
+    if (versions.isEmpty()) {
+      throw new LockStoreException(
+          "cannot open a lock store on "
+              + description
+              + ": no server answered within "
+              + timeout.toMillis()
+              + " ms (is memcached running there, and is it memcached?)");
+    }
+  }
+
   /** Parses the host list of {@code uri}. */
   static List<InetSocketAddress> servers(LockUri uri) {
-    String body = uri.body();
-    if (!body.startsWith("//")) {
-      throw new IllegalArgumentException(
-          "lock URI '" + uri + "' must look like memcached://host:11211[,host2:11211]");
-    }
-    String hosts = body.substring(2);
-    if (hosts.endsWith("/")) {
-      hosts = hosts.substring(0, hosts.length() - 1);
-    }
-    if (hosts.contains("/") || hosts.contains("#")) {
+    LockUri.Authority authority = uri.authority(DEFAULT_PORT);
+    if (!authority.path().isEmpty() && !authority.path().equals("/")
+        || authority.fragment() != null) {
       throw new IllegalArgumentException(
           "lock URI '"
               + uri
               + "' has a path or fragment; memcached has no databases, write"
               + " memcached://host:11211[,host2:11211]");
     }
-    if (hosts.contains("@")) {
+    if (authority.user() != null || authority.password() != null) {
       throw new IllegalArgumentException(
           "lock URI '"
               + uri
               + "' has user info; SASL is not configured through the URI: build a MemcachedClient"
               + " with an AuthDescriptor and use new MemcachedLockStore(client)");
     }
-    if (hosts.isEmpty()) {
-      throw new IllegalArgumentException(
-          "lock URI '" + uri + "' names no server; write memcached://host:11211");
-    }
     List<InetSocketAddress> out = new ArrayList<>();
-    for (String part : hosts.split(",", -1)) {
-      out.add(server(uri, part.strip()));
-    }
-    if (out.size() != out.stream().distinct().count()) {
-      throw new IllegalArgumentException("lock URI '" + uri + "' names a server twice");
+    for (LockUri.Server server : authority.servers()) {
+      out.add(new InetSocketAddress(server.host(), server.port()));
     }
     return out;
-  }
-
-  private static InetSocketAddress server(LockUri uri, String part) {
-    if (part.isEmpty()) {
-      throw new IllegalArgumentException("lock URI '" + uri + "' has an empty server entry");
-    }
-    String host;
-    String port = null;
-    if (part.startsWith("[")) {
-      int close = part.indexOf(']');
-      if (close < 0) {
-        throw new IllegalArgumentException(
-            "lock URI '" + uri + "' has an unclosed IPv6 bracket in '" + part + "'");
-      }
-      host = part.substring(1, close);
-      String rest = part.substring(close + 1);
-      if (!rest.isEmpty()) {
-        if (!rest.startsWith(":")) {
-          throw new IllegalArgumentException(
-              "lock URI '" + uri + "' has junk after the IPv6 address in '" + part + "'");
-        }
-        port = rest.substring(1);
-      }
-    } else {
-      int colon = part.lastIndexOf(':');
-      if (colon >= 0 && part.indexOf(':') != colon) {
-        throw new IllegalArgumentException(
-            "lock URI '" + uri + "': put IPv6 addresses in brackets, as in [::1]:11211");
-      }
-      host = colon < 0 ? part : part.substring(0, colon);
-      port = colon < 0 ? null : part.substring(colon + 1);
-    }
-    if (host.isEmpty()) {
-      throw new IllegalArgumentException(
-          "lock URI '" + uri + "' has an empty host in '" + part + "'");
-    }
-    int p = DEFAULT_PORT;
-    if (port != null) {
-      try {
-        p = Integer.parseInt(port);
-      } catch (NumberFormatException e) {
-        p = -1;
-      }
-      if (p < 1 || p > 65535) {
-        throw new IllegalArgumentException(
-            "lock URI '" + uri + "' has port '" + port + "'; a port is a number from 1 to 65535");
-      }
-    }
-    return new InetSocketAddress(host, p);
   }
 
   private static String hostText(InetSocketAddress a) {

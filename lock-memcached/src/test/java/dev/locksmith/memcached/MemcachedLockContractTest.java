@@ -3,6 +3,7 @@ package dev.locksmith.memcached;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.tck.LockStoreContract;
+import dev.locksmith.tck.OutsideActor;
 import dev.locksmith.tck.StoreFaults;
 import java.time.Duration;
 import java.util.Optional;
@@ -50,5 +51,10 @@ class MemcachedLockContractTest extends LockStoreContract {
   @Override
   protected Optional<StoreFaults> faults() {
     return Optional.of(server);
+  }
+
+  @Override
+  protected Optional<OutsideActor> outsideActor() {
+    return Optional.of(server.outsideActor());
   }
 }

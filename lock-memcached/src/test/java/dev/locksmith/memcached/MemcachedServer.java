@@ -1,5 +1,7 @@
 package dev.locksmith.memcached;
 
+import dev.locksmith.memcached.internal.StoreKeys;
+import dev.locksmith.tck.OutsideActor;
 import dev.locksmith.tck.fixture.ServerHandle;
 import dev.locksmith.tck.fixture.ServerProcess;
 import java.io.IOException;
@@ -41,6 +43,20 @@ final class MemcachedServer extends ServerHandle {
     return "memcached://" + address();
   }
 
+  /**
+   * An operator with a text-protocol connection: deletes a lock's item under the default key
+   * prefix, behind the lock clients' backs.
+   */
+  OutsideActor outsideActor() {
+    StoreKeys keys = new StoreKeys(MemcachedLockStore.DEFAULT_KEY_PREFIX);
+    return (name, mode) -> {
+      String reply = command("delete " + keys.lock(name));
+      if (!reply.startsWith("DELETED") && !reply.startsWith("NOT_FOUND")) {
+        throw new IllegalStateException("delete answered " + reply);
+      }
+    };
+  }
+
   void flushAll() {
     String reply = command("flush_all");
     if (!reply.startsWith("OK")) {
@@ -62,8 +78,8 @@ final class MemcachedServer extends ServerHandle {
 
   private String command(String line) {
     try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress("127.0.0.1", port()), 1000);
-      s.setSoTimeout(2000);
+      s.connect(new InetSocketAddress("127.0.0.1", port()), 10_000);
+      s.setSoTimeout(10_000);
       OutputStream out = s.getOutputStream();
       out.write((line + "\r\n").getBytes(StandardCharsets.US_ASCII));
       out.flush();
@@ -79,6 +95,8 @@ final class MemcachedServer extends ServerHandle {
         String text = sb.toString();
         if (text.endsWith("END\r\n")
             || text.startsWith("OK\r\n")
+            || text.startsWith("DELETED\r\n")
+            || text.startsWith("NOT_FOUND\r\n")
             || text.startsWith("VERSION") && text.endsWith("\r\n")
             || text.startsWith("ERROR")) {
           break;
