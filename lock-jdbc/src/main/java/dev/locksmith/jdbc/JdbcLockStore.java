@@ -80,6 +80,7 @@ public final class JdbcLockStore implements LockStore {
   // sessionWideQueryTimeout() only); weak, so that connections the pool drops are forgotten.
   private final Set<Connection> sessionTimeoutSet =
       Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+  private final Set<Capability> capabilities;
   private volatile boolean closed;
 
   /**
@@ -119,11 +120,33 @@ public final class JdbcLockStore implements LockStore {
       if (options.createTable()) {
         createTables(c, schema + options.readersTable());
       }
+      this.capabilities = persistent(c) ? CAPABILITIES : withoutDurableFencing();
     } catch (SQLException e) {
       throw new LockStoreException(
           "jdbc: cannot open the lock table " + table + ": " + e.getMessage(), e);
     }
     this.sql = new LockTableSql(dialect, table, schema + options.readersTable());
+  }
+
+  /**
+   * Whether the database keeps its rows when it closes: an in-memory H2 database forgets them, and
+   * with them the row versions that are the fencing tokens, so it cannot promise durable fencing.
+   */
+  private boolean persistent(Connection c) throws SQLException {
+    if (!dialect.id().equals("h2")) {
+      return true;
+    }
+    try (Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery("SELECT DATABASE_PATH()")) {
+      // H2 answers NULL for an in-memory database, the file path for a persistent one.
+      return rs.next() && rs.getString(1) != null;
+    }
+  }
+
+  private static Set<Capability> withoutDurableFencing() {
+    Set<Capability> caps = EnumSet.copyOf(CAPABILITIES);
+    caps.remove(Capability.DURABLE_FENCING);
+    return Set.copyOf(caps);
   }
 
   private static DataSource unwrap(DataSource dataSource) {
@@ -191,7 +214,7 @@ public final class JdbcLockStore implements LockStore {
 
   @Override
   public Set<Capability> capabilities() {
-    return CAPABILITIES;
+    return capabilities;
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.locksmith.jdbc;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.tck.LockStoreContract;
+import dev.locksmith.tck.OutsideActor;
 import dev.locksmith.tck.StoreFaults;
 import java.time.Duration;
 import java.util.Optional;
@@ -47,5 +48,10 @@ class H2LockContractTest extends LockStoreContract {
   @Override
   protected Optional<StoreFaults> faults() {
     return Optional.of(server.faults());
+  }
+
+  @Override
+  protected Optional<OutsideActor> outsideActor() {
+    return Optional.of(new JdbcOutsideActor(server.lockUri("")));
   }
 }

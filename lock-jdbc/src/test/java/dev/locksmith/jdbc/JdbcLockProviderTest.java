@@ -32,11 +32,9 @@ class JdbcLockProviderTest {
                 LockOptions.builder().keyPrefix("app:").build());
         Lease lease = client.lock("job").tryAcquire().orElseThrow()) {
       assertThat(client.capabilities())
+          .as("an in-memory database forgets its rows, so its tokens are not durable")
           .containsExactlyInAnyOrder(
-              Capability.FENCING,
-              Capability.DURABLE_FENCING,
-              Capability.REENTRANCY,
-              Capability.READ_WRITE);
+              Capability.FENCING, Capability.REENTRANCY, Capability.READ_WRITE);
       try (Connection c = DriverManager.getConnection(url, "sa", "");
           PreparedStatement ps =
               c.prepareStatement("SELECT name, owner, holds, version FROM custom_locks");
@@ -47,6 +45,32 @@ class JdbcLockProviderTest {
         assertThat(rs.getInt("holds")).isEqualTo(1);
         assertThat(rs.getLong("version")).isEqualTo(lease.fencingToken());
       }
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "a file database declares DURABLE_FENCING and keeps its tokens rising across a reopen;"
+          + " an in-memory one does not declare it")
+  void durableFencingOnlyWhereRowsSurvive() throws Exception {
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("locksmith-h2-durable");
+    String fileUrl = "jdbc:h2:file:" + dir.resolve("locks");
+    long first;
+    try (LockClient client = LockClient.open(fileUrl)) {
+      assertThat(client.capabilities()).contains(Capability.DURABLE_FENCING);
+      try (Lease lease = client.lock("durable").tryAcquire().orElseThrow()) {
+        first = lease.fencingToken();
+      }
+    }
+    // Closing the last client closes the embedded database: what survives is on disk.
+    try (LockClient client = LockClient.open(fileUrl);
+        Lease lease = client.lock("durable").tryAcquire().orElseThrow()) {
+      assertThat(lease.fencingToken()).isGreaterThan(first);
+    }
+    try (LockClient client = LockClient.open(TestDatabases.newH2Url())) {
+      assertThat(client.capabilities())
+          .contains(Capability.FENCING)
+          .doesNotContain(Capability.DURABLE_FENCING);
     }
   }
 

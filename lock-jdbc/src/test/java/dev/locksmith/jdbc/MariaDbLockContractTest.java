@@ -3,6 +3,7 @@ package dev.locksmith.jdbc;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.tck.LockStoreContract;
+import dev.locksmith.tck.OutsideActor;
 import dev.locksmith.tck.StoreFaults;
 import java.time.Duration;
 import java.util.Optional;
@@ -45,5 +46,10 @@ class MariaDbLockContractTest extends LockStoreContract {
   @Override
   protected Optional<StoreFaults> faults() {
     return Optional.of(server);
+  }
+
+  @Override
+  protected Optional<OutsideActor> outsideActor() {
+    return Optional.of(new JdbcOutsideActor(server.lockUri("")));
   }
 }
