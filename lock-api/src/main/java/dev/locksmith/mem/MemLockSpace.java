@@ -74,6 +74,41 @@ public final class MemLockSpace {
     wake.forEach(Runnable::run);
   }
 
+  /**
+   * Deletes every hold of kind {@code mode} on the lock called {@code name} (as the store holds it,
+   * with any key prefix), as an operator deleting a lock in a real store would; the holders find
+   * out at their next renewal.
+   */
+  public void deleteHolds(String name, LockMode mode) {
+    Objects.requireNonNull(name, "name must not be null");
+    Objects.requireNonNull(mode, "mode must not be null");
+    List<Runnable> wake;
+    synchronized (this) {
+      switch (mode) {
+        case EXCLUSIVE:
+          exclusive.remove(name);
+          break;
+        case WRITE:
+          readWrite.computeIfPresent(
+              name,
+              (k, rw) -> {
+                rw.writer = null;
+                return rw;
+              });
+          break;
+        default:
+          readWrite.computeIfPresent(
+              name,
+              (k, rw) -> {
+                rw.readers.clear();
+                return rw;
+              });
+      }
+      wake = allListeners();
+    }
+    wake.forEach(Runnable::run);
+  }
+
   // The store operations.
 
   Acquisition tryAcquire(LockKey key, String owner, long leaseNanos) {

@@ -22,6 +22,11 @@ class MemLockContractTest extends LockStoreContract {
     return Optional.of(new MemStoreFaults(MemLockSpace.named(SPACE)));
   }
 
+  @Override
+  protected Optional<OutsideActor> outsideActor() {
+    return Optional.of(MemLockSpace.named(SPACE)::deleteHolds);
+  }
+
   /** Pause and kill are the space's outage; kill also drops every hold, as a restart would. */
   static final class MemStoreFaults implements StoreFaults {
     private final MemLockSpace space;
