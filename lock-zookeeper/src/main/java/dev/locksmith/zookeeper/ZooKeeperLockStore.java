@@ -331,11 +331,13 @@ public final class ZooKeeperLockStore implements LockStore {
         owner,
         "extend",
         slot -> {
+          // Connected first: while disconnected the session id is unknown, and a hold of a session
+          // that may well survive must not be answered "not held" (kit rule 12.8).
+          ensureConnected();
           Hold hold = live(slot);
           if (hold == null) {
             return false;
           }
-          ensureConnected();
           if (curator.checkExists().forPath(hold.path) == null) {
             slot.hold = null;
             return false;
@@ -351,12 +353,12 @@ public final class ZooKeeperLockStore implements LockStore {
         owner,
         "release",
         slot -> {
+          ensureConnected();
           Hold hold = live(slot);
           if (hold == null) {
             removeOrphans(key, owner);
             return ReleaseOutcome.NOT_HELD;
           }
-          ensureConnected();
           if (hold.holds > 1) {
             if (curator.checkExists().forPath(hold.path) == null) {
               slot.hold = null;
