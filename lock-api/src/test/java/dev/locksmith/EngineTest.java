@@ -100,10 +100,12 @@ class EngineTest {
   @Test
   @DisplayName("the watchdog keeps a lease through several lease lengths")
   void renewalKeepsLease() throws Exception {
-    LockClient a = client(LockOptions.builder().leaseTime(Duration.ofMillis(300)).build());
+    // Renewed at a third of a second-long lease: a renewal may run late by two thirds of a second
+    // on a loaded machine before the lease lapses.
+    LockClient a = client(LockOptions.builder().leaseTime(Duration.ofSeconds(1)).build());
     LockClient b = client();
     Lease lease = a.lock("l").tryAcquire().orElseThrow();
-    long end = System.nanoTime() + Duration.ofMillis(1200).toNanos();
+    long end = System.nanoTime() + Duration.ofMillis(3500).toNanos();
     while (System.nanoTime() < end) {
       assertThat(b.lock("l").tryAcquire()).isEmpty();
       assertThat(lease.isValid()).isTrue();
@@ -116,7 +118,8 @@ class EngineTest {
   @Test
   @DisplayName("one client renews thousands of leases with at most two threads and loses none")
   void manyLeasesTwoThreads() throws Exception {
-    LockClient a = client(LockOptions.builder().leaseTime(Duration.ofMillis(600)).build());
+    // 3000 renewals per third of a lease on one thread: a 3 s lease leaves room for a slow machine.
+    LockClient a = client(LockOptions.builder().leaseTime(Duration.ofSeconds(3)).build());
     AtomicInteger lost = new AtomicInteger();
     List<Lease> leases = new ArrayList<>();
     for (int i = 0; i < 3000; i++) {
@@ -124,7 +127,7 @@ class EngineTest {
       l.onLost((lease, why) -> lost.incrementAndGet());
       leases.add(l);
     }
-    Thread.sleep(2000);
+    Thread.sleep(4000);
     assertThat(lost).as("leases lost while renewed").hasValue(0);
     assertThat(leases).allMatch(Lease::isValid);
     long renewers =
