@@ -4,12 +4,13 @@ import dev.locksmith.LockClient;
 import dev.locksmith.LockObserver;
 import dev.locksmith.LockOptions;
 import dev.locksmith.UnsupportedLockUriException;
-import dev.locksmith.jdbc.JdbcLockStore;
-import dev.locksmith.jdbc.JdbcLockStoreOptions;
+import dev.locksmith.spring.internal.JdbcStores;
 import dev.locksmith.spring.internal.LockedMethodAdvisor;
 import dev.locksmith.spring.internal.ObserverFanOut;
 import dev.locksmith.spring.internal.SpringDataRedisUri;
+import dev.locksmith.spring.internal.StoreModules;
 import io.micrometer.observation.ObservationRegistry;
+import java.util.Objects;
 import javax.sql.DataSource;
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.BeanFactory;
@@ -17,16 +18,16 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
 import org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.ConfigurationCondition;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.context.annotation.Role;
@@ -43,7 +44,8 @@ import org.springframework.core.type.AnnotationMetadata;
  *   <li>{@code locksmith.uri} names a store ({@code redis://…}, {@code jdbc:…}, {@code
  *       zookeeper://…} with its module on the class path…); {@code locksmith.uri=spring-data-redis}
  *       uses the Redis server that Spring Data Redis is configured for;
- *   <li>else, if the application has a single {@link DataSource}, a lock table in that database.
+ *   <li>else, if the application has a single {@link DataSource} and lock-jdbc is on the class
+ *       path, a lock table in that database.
  * </ol>
  *
  * A {@code RedisConnectionFactory} alone never turns into a lock store: that takes {@code
@@ -59,7 +61,11 @@ import org.springframework.core.type.AnnotationMetadata;
       "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"
     })
 @EnableConfigurationProperties(LocksmithProperties.class)
-@Import(LocksmithAutoConfiguration.AutoProxyRegistrar.class)
+@Import({
+  LocksmithAutoConfiguration.AutoProxyRegistrar.class,
+  LocksmithAutoConfiguration.UriStoreConfiguration.class,
+  LocksmithAutoConfiguration.DataSourceStoreConfiguration.class
+})
 public class LocksmithAutoConfiguration {
 
   /** The advice of {@link Locked} methods; infrastructure, created before ordinary beans. */
@@ -74,30 +80,18 @@ public class LocksmithAutoConfiguration {
     return new LockedMethodAdvisor(clients, properties, observations, environment, beanFactory);
   }
 
-  /** The client, when a store is configured and the application has none of its own. */
+  /** The client from {@code locksmith.uri}, unless the application has its own. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnMissingBean(LockClient.class)
-  @Conditional(StoreConfigured.class)
-  static class LockClientConfiguration {
+  @ConditionalOnProperty(prefix = "locksmith", name = "uri")
+  static class UriStoreConfiguration {
 
     @Bean(destroyMethod = "close")
     LockClient lockClient(
         LocksmithProperties properties,
-        ObjectProvider<DataSource> dataSources,
         ObjectProvider<RedisConnectionDetails> redis,
         ObjectProvider<LockObserver> observers) {
-      LockOptions options =
-          properties.toOptions().toBuilder()
-              .observer(ObserverFanOut.of(observers.orderedStream().toList()))
-              .build();
-      String uri = properties.getUri();
-      if (uri == null) {
-        JdbcLockStoreOptions.Builder table = JdbcLockStoreOptions.builder();
-        if (properties.getKeyPrefix() != null) {
-          table.keyPrefix(properties.getKeyPrefix());
-        }
-        return LockClient.of(new JdbcLockStore(dataSources.getObject(), table.build()), options);
-      }
+      String uri = Objects.requireNonNull(properties.getUri());
       if (uri.equals(LocksmithProperties.SPRING_DATA_REDIS)) {
         RedisConnectionDetails details = redis.getIfAvailable();
         if (details == null) {
@@ -109,26 +103,55 @@ public class LocksmithAutoConfiguration {
         uri = SpringDataRedisUri.of(details);
       }
       try {
-        return LockClient.open(uri, options);
+        return LockClient.open(uri, options(properties, observers));
       } catch (IllegalArgumentException | UnsupportedLockUriException e) {
         throw new IllegalArgumentException(
-            "locksmith.uri '" + SpringDataRedisUri.redact(uri) + "': " + e.getMessage(), e);
+            "locksmith.uri '"
+                + SpringDataRedisUri.redact(uri)
+                + "': "
+                + e.getMessage()
+                + StoreModules.hint(uri),
+            e);
       }
     }
   }
 
-  /** A store is configured: {@code locksmith.uri}, or a single {@link DataSource}. */
-  static class StoreConfigured extends AnyNestedCondition {
+  /**
+   * Without {@code locksmith.uri}: a lock table in the application's single {@link DataSource}, if
+   * lock-jdbc is on the class path.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnMissingBean(LockClient.class)
+  @ConditionalOnClass(name = "dev.locksmith.jdbc.JdbcLockStore")
+  @Conditional(UriNotSet.class)
+  @ConditionalOnSingleCandidate(DataSource.class)
+  static class DataSourceStoreConfiguration {
 
-    StoreConfigured() {
-      super(ConfigurationCondition.ConfigurationPhase.REGISTER_BEAN);
+    @Bean(destroyMethod = "close")
+    LockClient lockClient(
+        LocksmithProperties properties,
+        DataSource dataSource,
+        ObjectProvider<LockObserver> observers) {
+      return JdbcStores.onDataSource(
+          dataSource, properties.getKeyPrefix(), options(properties, observers));
+    }
+  }
+
+  /** {@code locksmith.uri} is not set: then, and only then, the DataSource is the store. */
+  static class UriNotSet extends NoneNestedConditions {
+    UriNotSet() {
+      super(ConfigurationPhase.PARSE_CONFIGURATION);
     }
 
     @ConditionalOnProperty(prefix = "locksmith", name = "uri")
     static class UriSet {}
+  }
 
-    @ConditionalOnSingleCandidate(DataSource.class)
-    static class SingleDataSource {}
+  private static LockOptions options(
+      LocksmithProperties properties, ObjectProvider<LockObserver> observers) {
+    return properties.toOptions().toBuilder()
+        .observer(ObserverFanOut.of(observers.orderedStream().toList()))
+        .build();
   }
 
   /**

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.locksmith.Lease;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
+import dev.locksmith.jdbc.JdbcLockStore;
 import dev.locksmith.tck.fixture.RedisServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -22,6 +23,7 @@ import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
 import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
 import org.springframework.boot.json.JsonParserFactory;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -140,6 +142,49 @@ class StarterConfigurationTest {
                 assertThat(names).contains("app/in-the-db");
               }
             });
+  }
+
+  @Test
+  @DisplayName("locksmith.uri wins over the application's DataSource")
+  void uriWinsOverDataSource() {
+    runner
+        .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
+        .withPropertyValues(
+            "spring.datasource.url=jdbc:h2:mem:starter-both;DB_CLOSE_DELAY=-1",
+            "locksmith.uri=" + SharedRedis.uri(),
+            "locksmith.key-prefix=uri-wins:")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed().hasSingleBean(LockClient.class);
+              try (Lease lease =
+                  context.getBean(LockClient.class).lock("where").tryAcquire().orElseThrow()) {
+                assertThat(
+                        RedisServer.cli(SharedRedis.server(), "--scan", "--pattern", "uri-wins:*"))
+                    .contains("where");
+              }
+            });
+  }
+
+  @Test
+  @DisplayName("without lock-jdbc on the class path, a DataSource is not a store")
+  void dataSourceWithoutLockJdbc() {
+    runner
+        .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
+        .withClassLoader(new FilteredClassLoader(JdbcLockStore.class))
+        .withPropertyValues("spring.datasource.url=jdbc:h2:mem:starter-no-jdbc;DB_CLOSE_DELAY=-1")
+        .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(LockClient.class));
+  }
+
+  @Test
+  @DisplayName("a URI whose store module is missing fails startup saying which module to add")
+  void missingStoreModule() {
+    runner
+        .withPropertyValues("locksmith.uri=zookeeper://127.0.0.1:2181/locks")
+        .run(
+            context ->
+                assertThat(message(context.getStartupFailure()))
+                    .contains("locksmith.uri 'zookeeper://127.0.0.1:2181/locks'")
+                    .contains("add the dependency dev.locksmith:lock-zookeeper"));
   }
 
   @Test
