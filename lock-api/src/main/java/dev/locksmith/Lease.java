@@ -82,6 +82,36 @@ public interface Lease extends AutoCloseable {
   void close();
 
   /**
+   * Releases the lease for its holder but leaves the lock taken in the store until at least {@code
+   * minimumHold} has passed since the acquire returned: ShedLock's {@code lockAtLeastFor}, so that
+   * a short job scheduled on several nodes whose clocks differ runs once per period.
+   *
+   * <p>If {@code minimumHold} has already passed, this is {@link #release()}. Otherwise renewal
+   * stops and the store is told, owner-checked, to let the hold expire at that moment (rounded up
+   * to the store's granularity): the expiry is kept by the store, so it holds even if this process
+   * dies right after, and closing the client does not end it early. For the holder the lease ends
+   * now: {@link #isValid()} is false and a later {@code release()} is a no-op.
+   *
+   * <p>Stores whose holds are bound to a session ({@link Capability#SESSION_BOUND}, ZooKeeper) have
+   * no store-side expiry: the hold stays in this client's session and the client releases it at
+   * that moment; if the process dies or the client closes sooner, the session ends and the lock
+   * frees sooner. For a nested hold the expiry is the owner's, shared with its other holds.
+   *
+   * @throws IllegalArgumentException if {@code minimumHold} is negative or longer than {@link
+   *     LockOptions#MAX_LEASE_TIME}
+   * @throws LeaseLostException if the lease was lost before this call, or the store no longer held
+   *     it; nothing of anyone else's was touched
+   * @throws LockStoreException if the store failed; the hold then ends no later than its current
+   *     lease, which may be sooner than asked
+   * @throws UnsupportedOperationException if this lease was not made by Locksmith's engine (the
+   *     default implementation)
+   */
+  default void releaseHeldAtLeast(Duration minimumHold) {
+    throw new UnsupportedOperationException(
+        getClass().getName() + " does not implement releaseHeldAtLeast");
+  }
+
+  /**
    * Registers a listener that is told exactly once if this lease is lost. A listener registered
    * after the loss is told at once, on the calling thread. Listeners run on the watchdog's thread
    * and must not block.

@@ -44,6 +44,7 @@ public final class LockOptions {
   private final @Nullable Duration backoffMin;
   private final @Nullable Duration backoffMax;
   private final @Nullable Clock clock;
+  private final @Nullable LockObserver observer;
 
   private LockOptions(Builder b) {
     this.leaseTime = b.leaseTime;
@@ -53,6 +54,7 @@ public final class LockOptions {
     this.backoffMin = b.backoffMin;
     this.backoffMax = b.backoffMax;
     this.clock = b.clock;
+    this.observer = b.observer;
     if (backoffMin().compareTo(backoffMax()) > 0) {
       throw new IllegalArgumentException(
           "backoffMin ("
@@ -83,6 +85,7 @@ public final class LockOptions {
     b.backoffMin = backoffMin;
     b.backoffMax = backoffMax;
     b.clock = clock;
+    b.observer = observer;
     return b;
   }
 
@@ -137,6 +140,14 @@ public final class LockOptions {
   }
 
   /**
+   * The observer told of every acquire, renewal and loss of the client's leases; {@link
+   * LockObserver#NONE} when not set.
+   */
+  public LockObserver observer() {
+    return observer != null ? observer : LockObserver.NONE;
+  }
+
+  /**
    * These options with {@code other}'s explicitly set values added.
    *
    * @throws IllegalArgumentException if both set an option to different values
@@ -150,6 +161,7 @@ public final class LockOptions {
     b.backoffMin = merge("backoffMin", backoffMin, other.backoffMin);
     b.backoffMax = merge("backoffMax", backoffMax, other.backoffMax);
     b.clock = merge("clock", clock, other.clock);
+    b.observer = merge("observer", observer, other.observer);
     return b.build();
   }
 
@@ -187,6 +199,7 @@ public final class LockOptions {
     private @Nullable Duration backoffMin;
     private @Nullable Duration backoffMax;
     private @Nullable Clock clock;
+    private @Nullable LockObserver observer;
 
     private Builder() {}
 
@@ -264,6 +277,15 @@ public final class LockOptions {
     /** The clock used to report expiry times (never to judge expiry). */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock must not be null");
+      return this;
+    }
+
+    /**
+     * The observer told of every acquire, renewal and loss (for metrics and tracing); see {@link
+     * LockObserver}. One per client: to have several, call them from one.
+     */
+    public Builder observer(LockObserver observer) {
+      this.observer = Objects.requireNonNull(observer, "observer must not be null");
       return this;
     }
 

@@ -5,6 +5,7 @@ import dev.locksmith.DistributedLock;
 import dev.locksmith.DistributedReadWriteLock;
 import dev.locksmith.LeaseLostException;
 import dev.locksmith.LockClient;
+import dev.locksmith.LockObserver;
 import dev.locksmith.LockOptions;
 import dev.locksmith.MultiLock;
 import dev.locksmith.UnsupportedCapabilityException;
@@ -50,6 +51,7 @@ public final class EngineClient implements LockClient {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final String ownerPrefix;
   private final AtomicLong ownerSequence = new AtomicLong();
+  private final LockObserver observer;
 
   /**
    * Wraps {@code store}; the client owns it from now on.
@@ -85,6 +87,7 @@ public final class EngineClient implements LockClient {
     this.options = options.toBuilder().owner(owner).keyPrefix(storePrefix).build();
     String clientId = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
     this.ownerPrefix = owner + "/" + clientId + "/";
+    this.observer = new GuardedObserver(options.observer());
     store.listen(new Events());
   }
 
@@ -252,7 +255,14 @@ public final class EngineClient implements LockClient {
   }
 
   void forget(EngineLease lease) {
-    leases.remove(lease);
+    if (leases.remove(lease)) {
+      observer.leaseEnded(storeName, lease);
+    }
+  }
+
+  /** The options' observer, guarded so that it cannot throw. */
+  LockObserver observer() {
+    return observer;
   }
 
   /**

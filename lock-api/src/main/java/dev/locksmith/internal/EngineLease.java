@@ -4,6 +4,7 @@ import dev.locksmith.Capability;
 import dev.locksmith.Lease;
 import dev.locksmith.LeaseLostException;
 import dev.locksmith.LeaseLostListener;
+import dev.locksmith.LockObserver.RenewalOutcome;
 import dev.locksmith.UnsupportedCapabilityException;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.ReleaseOutcome;
@@ -39,6 +40,8 @@ final class EngineLease implements Lease {
   private final long token;
   private final boolean autoRenew;
   private final boolean sessionBound;
+  // When the acquire returned: a store granted the hold no later than this (releaseHeldAtLeast).
+  private final long acquiredNanos = System.nanoTime();
 
   private State state = State.ACTIVE;
   private boolean releaseCalled;
@@ -209,6 +212,34 @@ final class EngineLease implements Lease {
   }
 
   @Override
+  public void releaseHeldAtLeast(Duration minimumHold) {
+    long keepNanos = acquiredNanos + HeldAtLeast.check(minimumHold).toNanos() - System.nanoTime();
+    synchronized (this) {
+      if (keepNanos > 0 && !releaseCalled && state == State.ACTIVE) {
+        releaseCalled = true;
+        state = State.RELEASED;
+        client.watchdog().unwatch(this);
+      } else {
+        keepNanos = 0; // Past the hold, released or lost: release() does, or reports, the rest.
+      }
+    }
+    if (keepNanos <= 0) {
+      release();
+      return;
+    }
+    client.forget(this);
+    if (!HeldAtLeast.keep(client, key, owner, keepNanos)) {
+      LeaseLostException lost =
+          new LeaseLostException(
+              key.name(),
+              "the store no longer held it for this owner when asked to keep it for its minimum"
+                  + " hold (it expired or was taken); nothing was changed");
+      fireLost(lost);
+      throw lost;
+    }
+  }
+
+  @Override
   public Lease onLost(LeaseLostListener listener) {
     Objects.requireNonNull(listener, "listener must not be null");
     LeaseLostException reason;
@@ -245,6 +276,7 @@ final class EngineLease implements Lease {
       listeners.clear();
     }
     log.warn("Lease on lock '{}' (owner {}) lost: {}", key, owner, reason.reason());
+    client.observer().leaseLost(client.storeName(), this, reason);
     for (LeaseLostListener l : toTell) {
       notify(l, reason);
     }
@@ -343,6 +375,7 @@ final class EngineLease implements Lease {
     try {
       held = client.gateway().extend(key, owner, Duration.ofNanos(lease));
     } catch (RuntimeException e) {
+      observeRenewal(RenewalOutcome.FAILED, start);
       lastRenewalFailure = e;
       // The store may be back before the lease runs out: retry soon, but not in a tight loop.
       long retry = Math.max(10_000_000L, Math.min(lease / 10, 1_000_000_000L));
@@ -356,6 +389,7 @@ final class EngineLease implements Lease {
       return;
     }
     lastRenewalFailure = null;
+    observeRenewal(held ? RenewalOutcome.RENEWED : RenewalOutcome.LOST, start);
     if (!held) {
       synchronized (this) {
         renewing = false;
@@ -381,6 +415,13 @@ final class EngineLease implements Lease {
       due = renewDueNanos;
     }
     client.watchdog().wakeBy(due);
+  }
+
+  private void observeRenewal(RenewalOutcome outcome, long start) {
+    client
+        .observer()
+        .renewalEnded(
+            client.storeName(), key.name(), outcome, Duration.ofNanos(System.nanoTime() - start));
   }
 
   private void loseByExpiry() {

@@ -3,6 +3,8 @@ package dev.locksmith.internal;
 import dev.locksmith.Capability;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.Lease;
+import dev.locksmith.LockObserver.AcquireOutcome;
+import dev.locksmith.LockStoreException;
 import dev.locksmith.LockTimeoutException;
 import dev.locksmith.ThreadOwnedLock;
 import dev.locksmith.spi.Acquisition;
@@ -139,6 +141,30 @@ final class EngineLock implements DistributedLock {
    * @return the lease, or null if the wait ran out
    */
   @Nullable EngineLease attempt(
+      long waitNanos, Interrupts interrupts, @Nullable String ownerOverride)
+      throws InterruptedException {
+    // Every acquire path passes here once: tell the client's observer how it ended.
+    long start = System.nanoTime();
+    AcquireOutcome outcome = AcquireOutcome.ERROR;
+    try {
+      EngineLease lease = attemptUnobserved(waitNanos, interrupts, ownerOverride);
+      outcome =
+          lease != null
+              ? AcquireOutcome.ACQUIRED
+              : waitNanos == 0 ? AcquireOutcome.BUSY : AcquireOutcome.TIMEOUT;
+      return lease;
+    } catch (InterruptedException e) {
+      outcome = AcquireOutcome.INTERRUPTED;
+      throw e;
+    } finally {
+      client
+          .observer()
+          .acquireEnded(
+              client.storeName(), key.name(), outcome, Duration.ofNanos(System.nanoTime() - start));
+    }
+  }
+
+  private @Nullable EngineLease attemptUnobserved(
       long waitNanos, Interrupts interrupts, @Nullable String ownerOverride)
       throws InterruptedException {
     client.ensureOpen();

@@ -1,0 +1,188 @@
+package dev.locksmith;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.LockObserver.AcquireOutcome;
+import dev.locksmith.LockObserver.RenewalOutcome;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** The engine tells a client's {@link LockObserver} what it does, on the mem: store. */
+class LockObserverTest {
+
+  /** Everything an observer heard, as text, in order. */
+  static final class Recording implements LockObserver {
+    final List<String> events = new CopyOnWriteArrayList<>();
+    final List<Duration> acquireTimes = new CopyOnWriteArrayList<>();
+    final AtomicInteger held = new AtomicInteger();
+
+    @Override
+    public void acquireEnded(String store, String lockName, AcquireOutcome outcome, Duration took) {
+      events.add("acquire " + lockName + " " + outcome + " on " + store);
+      acquireTimes.add(took);
+      if (outcome == AcquireOutcome.ACQUIRED) {
+        held.incrementAndGet();
+      }
+    }
+
+    @Override
+    public void renewalEnded(String store, String lockName, RenewalOutcome outcome, Duration took) {
+      events.add("renewal " + lockName + " " + outcome);
+    }
+
+    @Override
+    public void leaseLost(String store, Lease lease, LeaseLostException reason) {
+      events.add("lost " + lease.name());
+    }
+
+    @Override
+    public void leaseEnded(String store, Lease lease) {
+      events.add("ended " + lease.name());
+      held.decrementAndGet();
+    }
+  }
+
+  private final MemClients clients = new MemClients();
+
+  @AfterEach
+  void closeClients() {
+    clients.close();
+  }
+
+  private LockClient client(LockOptions.Builder options) {
+    return clients.open(options.build());
+  }
+
+  @Test
+  @DisplayName("every acquire call is reported once with its outcome, store and duration")
+  void acquireOutcomes() throws Exception {
+    Recording seen = new Recording();
+    LockClient a = client(LockOptions.builder().observer(seen));
+    LockClient b = client(LockOptions.builder());
+    String store = clients.storeName();
+
+    Lease lease = a.lock("l").tryAcquire().orElseThrow();
+    Lease other = b.lock("l2").tryAcquire().orElseThrow();
+    assertThat(a.lock("l2").tryAcquire()).isEmpty();
+    assertThatThrownBy(() -> a.lock("l2").acquire(Duration.ofMillis(100)))
+        .isInstanceOf(LockTimeoutException.class);
+    Thread.currentThread().interrupt();
+    assertThatThrownBy(() -> a.lock("l2").acquire(Duration.ofSeconds(5)))
+        .isInstanceOf(InterruptedException.class);
+    clients.space().outage(true);
+    assertThatThrownBy(() -> a.lock("l3").tryAcquire()).isInstanceOf(LockStoreException.class);
+    clients.space().outage(false);
+
+    assertThat(seen.events)
+        .containsExactly(
+            "acquire l ACQUIRED on " + store,
+            "acquire l2 BUSY on " + store,
+            "acquire l2 TIMEOUT on " + store,
+            "acquire l2 INTERRUPTED on " + store,
+            "acquire l3 ERROR on " + store);
+    assertThat(seen.acquireTimes.get(2)).isGreaterThanOrEqualTo(Duration.ofMillis(100));
+    lease.release();
+    other.release();
+    assertThat(seen.events).endsWith("ended l");
+    assertThat(seen.held).hasValue(0);
+  }
+
+  @Test
+  @DisplayName("the thread view and multi-lock report through the same hook")
+  void viewsAreObserved() {
+    Recording seen = new Recording();
+    LockClient a = client(LockOptions.builder().observer(seen));
+    ThreadOwnedLock view = a.lock("v").asLock();
+    view.lock();
+    view.unlock();
+    try (MultiLease all = a.lockAll("m1", "m2").tryAcquire().orElseThrow()) {
+      assertThat(seen.held).hasValue(2);
+    }
+    assertThat(seen.events)
+        .filteredOn(e -> e.startsWith("acquire"))
+        .containsExactly(
+            "acquire v ACQUIRED on " + clients.storeName(),
+            "acquire m1 ACQUIRED on " + clients.storeName(),
+            "acquire m2 ACQUIRED on " + clients.storeName());
+    assertThat(seen.held).hasValue(0);
+  }
+
+  @Test
+  @DisplayName(
+      "renewals are reported; a renewal that finds the hold gone reports LOST and the loss")
+  void renewalsAndLoss() {
+    Recording seen = new Recording();
+    LockClient a = client(LockOptions.builder().observer(seen).leaseTime(Duration.ofMillis(300)));
+    Lease lease = a.lock("r").tryAcquire().orElseThrow();
+    await().atMost(Duration.ofSeconds(10)).until(() -> seen.events.contains("renewal r RENEWED"));
+    assertThat(seen.held).hasValue(1);
+
+    clients.space().restart(); // drops every hold
+    await().atMost(Duration.ofSeconds(10)).until(() -> seen.events.contains("lost r"));
+    assertThat(seen.events).contains("renewal r LOST", "ended r");
+    assertThat(seen.events.indexOf("renewal r LOST")).isLessThan(seen.events.indexOf("lost r"));
+    assertThat(seen.held).hasValue(0);
+    assertThat(lease.isValid()).isFalse();
+  }
+
+  @Test
+  @DisplayName("failed renewals are reported as FAILED until the lease runs out")
+  void failedRenewals() {
+    Recording seen = new Recording();
+    LockClient a = client(LockOptions.builder().observer(seen).leaseTime(Duration.ofMillis(300)));
+    a.lock("f").tryAcquire().orElseThrow();
+    clients.space().outage(true);
+    await().atMost(Duration.ofSeconds(10)).until(() -> seen.events.contains("lost f"));
+    assertThat(seen.events).contains("renewal f FAILED").doesNotContain("renewal f LOST");
+    assertThat(seen.held).hasValue(0);
+  }
+
+  @Test
+  @DisplayName("an observer that throws is ignored: acquire, renewal and release still work")
+  void throwingObserver() {
+    AtomicReference<String> last = new AtomicReference<>();
+    LockObserver rude =
+        new LockObserver() {
+          @Override
+          public void acquireEnded(
+              String store, String lockName, AcquireOutcome outcome, Duration took) {
+            last.set(outcome.name());
+            throw new IllegalStateException("observer bug");
+          }
+
+          @Override
+          public void leaseEnded(String store, Lease lease) {
+            throw new IllegalStateException("observer bug");
+          }
+        };
+    LockClient a = client(LockOptions.builder().observer(rude));
+    LockClient b = client(LockOptions.builder());
+    Lease lease = a.lock("t").tryAcquire().orElseThrow();
+    assertThat(last).hasValue("ACQUIRED");
+    assertThat(b.lock("t").tryAcquire()).isEmpty();
+    lease.release();
+    assertThat(b.lock("t").tryAcquire()).isPresent();
+  }
+
+  @Test
+  @DisplayName("the observer is an option: not set means NONE, null is refused, merge keeps it")
+  void observerOption() {
+    assertThat(LockOptions.defaults().observer()).isSameAs(LockObserver.NONE);
+    assertThatThrownBy(() -> LockOptions.builder().observer(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("observer");
+    Recording seen = new Recording();
+    LockOptions mine = LockOptions.builder().observer(seen).build();
+    assertThat(mine.mergedWith(LockOptions.defaults()).observer()).isSameAs(seen);
+    assertThat(LockOptions.defaults().mergedWith(mine).observer()).isSameAs(seen);
+    assertThat(mine.toBuilder().build().observer()).isSameAs(seen);
+  }
+}

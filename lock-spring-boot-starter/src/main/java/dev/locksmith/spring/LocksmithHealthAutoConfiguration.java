@@ -1,0 +1,42 @@
+package dev.locksmith.spring;
+
+import dev.locksmith.LockClient;
+import dev.locksmith.spring.internal.LockStoreHealthIndicator;
+import dev.locksmith.spring.internal.SpringDataRedisUri;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configures the {@code locksmith} health indicator when Actuator is present and there is a
+ * {@link LockClient}: UP when the store answers a read of {@code locksmith.health.probe-lock}
+ * within {@code locksmith.health.timeout}, DOWN with the store and the reason otherwise. Turn it
+ * off with {@code management.health.locksmith.enabled=false}.
+ */
+@AutoConfiguration(after = LocksmithAutoConfiguration.class)
+@ConditionalOnClass(HealthIndicator.class)
+@ConditionalOnBean(LockClient.class)
+@ConditionalOnEnabledHealthIndicator("locksmith")
+public class LocksmithHealthAutoConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean(name = "locksmithHealthIndicator")
+  LockStoreHealthIndicator locksmithHealthIndicator(
+      LockClient client, LocksmithProperties properties, ObjectProvider<DataSource> dataSources) {
+    String uri = properties.getUri();
+    String store =
+        uri != null
+            ? SpringDataRedisUri.redact(uri)
+            : dataSources.getIfUnique() != null
+                ? "jdbc (the application's DataSource)"
+                : "the application's LockClient";
+    return new LockStoreHealthIndicator(
+        client, store, properties.getHealth().getProbeLock(), properties.getHealth().getTimeout());
+  }
+}

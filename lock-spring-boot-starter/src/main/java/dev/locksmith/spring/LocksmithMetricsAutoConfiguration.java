@@ -1,0 +1,32 @@
+package dev.locksmith.spring;
+
+import dev.locksmith.spring.internal.MicrometerLockObserver;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configures Locksmith's Micrometer meters ({@code locksmith.acquire}, {@code locksmith.held},
+ * {@code locksmith.lost}, {@code locksmith.renewal}) when the application has a {@link
+ * MeterRegistry}; they then show in {@code /actuator/metrics}. See {@link MicrometerLockObserver}
+ * for what each one counts.
+ */
+@AutoConfiguration(
+    before = LocksmithAutoConfiguration.class,
+    afterName = {
+      "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
+      "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration"
+    })
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean(MeterRegistry.class)
+public class LocksmithMetricsAutoConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean
+  MicrometerLockObserver locksmithMeters(MeterRegistry registry) {
+    return new MicrometerLockObserver(registry);
+  }
+}

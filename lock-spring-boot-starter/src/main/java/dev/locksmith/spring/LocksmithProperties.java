@@ -1,0 +1,215 @@
+package dev.locksmith.spring;
+
+import dev.locksmith.LockOptions;
+import java.time.Duration;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The {@code locksmith.*} properties: which store, and the options of the {@link
+ * dev.locksmith.LockClient} the starter builds.
+ *
+ * <p>Every setter checks its value with Locksmith's own rules, so a bad value fails startup with
+ * Spring Boot's binding report naming the property ({@code locksmith.lease-time}) and the rule it
+ * broke. Unknown properties under {@code locksmith.} fail startup too, so a typo is not silently
+ * ignored.
+ */
+@ConfigurationProperties(prefix = "locksmith", ignoreUnknownFields = false)
+public class LocksmithProperties {
+
+  /** The URI of {@link #getUri()} that means: the Redis server Spring Data Redis is set up for. */
+  public static final String SPRING_DATA_REDIS = "spring-data-redis";
+
+  /**
+   * The lock store: a Locksmith URI such as redis://host:6379, jdbc:postgresql://host/db or
+   * zookeeper://host:2181/locks, or "spring-data-redis" for the Redis server of
+   * spring.data.redis.*. When not set and the application has a single DataSource, locks live in a
+   * table of that database.
+   */
+  private @Nullable String uri;
+
+  /** How long a lease lasts unless renewed. Held leases are renewed at a third of it. */
+  private Duration leaseTime = LockOptions.DEFAULT_LEASE_TIME;
+
+  /** Whether held leases are renewed by the client's watchdog while held. */
+  private boolean autoRenew = true;
+
+  /** The owner id prefix shown in the store, so operators can tell who holds a lock. */
+  private @Nullable String owner;
+
+  /** The prefix put before every lock name in the store; each store has its default. */
+  private @Nullable String keyPrefix;
+
+  /** How a waiter that polls backs off between attempts. */
+  private final Backoff backoff = new Backoff();
+
+  /** What happens when a lease is lost while a @Locked method or LockTemplate action runs. */
+  private LostLeaseAction onLost = LostLeaseAction.LOG;
+
+  /** The "locksmith" health indicator. */
+  private final Health health = new Health();
+
+  public @Nullable String getUri() {
+    return uri;
+  }
+
+  public void setUri(@Nullable String uri) {
+    if (uri != null && uri.isBlank()) {
+      throw new IllegalArgumentException(
+          "locksmith.uri must not be blank; remove it to use the application's DataSource");
+    }
+    this.uri = uri == null ? null : uri.strip();
+  }
+
+  public Duration getLeaseTime() {
+    return leaseTime;
+  }
+
+  public void setLeaseTime(Duration leaseTime) {
+    check("locksmith.lease-time", b -> b.leaseTime(leaseTime));
+    this.leaseTime = leaseTime;
+  }
+
+  public boolean isAutoRenew() {
+    return autoRenew;
+  }
+
+  public void setAutoRenew(boolean autoRenew) {
+    this.autoRenew = autoRenew;
+  }
+
+  public @Nullable String getOwner() {
+    return owner;
+  }
+
+  public void setOwner(@Nullable String owner) {
+    if (owner != null) {
+      check("locksmith.owner", b -> b.owner(owner));
+    }
+    this.owner = owner;
+  }
+
+  public @Nullable String getKeyPrefix() {
+    return keyPrefix;
+  }
+
+  public void setKeyPrefix(@Nullable String keyPrefix) {
+    if (keyPrefix != null) {
+      check("locksmith.key-prefix", b -> b.keyPrefix(keyPrefix));
+    }
+    this.keyPrefix = keyPrefix;
+  }
+
+  public Backoff getBackoff() {
+    return backoff;
+  }
+
+  public LostLeaseAction getOnLost() {
+    return onLost;
+  }
+
+  public void setOnLost(LostLeaseAction onLost) {
+    this.onLost = onLost;
+  }
+
+  public Health getHealth() {
+    return health;
+  }
+
+  /**
+   * The {@link LockOptions} these properties stand for (the key prefix only where the store reads
+   * it from the options: stores opened from {@link #getUri() uri}).
+   *
+   * @throws IllegalArgumentException naming the properties if they contradict each other
+   */
+  public LockOptions toOptions() {
+    LockOptions.Builder b =
+        LockOptions.builder()
+            .leaseTime(leaseTime)
+            .autoRenew(autoRenew)
+            .backoffMin(backoff.min)
+            .backoffMax(backoff.max);
+    if (owner != null) {
+      b.owner(owner);
+    }
+    if (keyPrefix != null && uri != null) {
+      b.keyPrefix(keyPrefix);
+    }
+    try {
+      return b.build();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "locksmith.backoff.min and locksmith.backoff.max: " + e.getMessage(), e);
+    }
+  }
+
+  private static void check(String property, Consumer<LockOptions.Builder> setting) {
+    try {
+      setting.accept(LockOptions.builder());
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw new IllegalArgumentException(property + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The {@code locksmith.backoff.*} properties. */
+  public static class Backoff {
+
+    /** The first pause of a polling waiter (jittered, doubling up to max). */
+    private Duration min = LockOptions.DEFAULT_BACKOFF_MIN;
+
+    /** The longest pause of a polling waiter. */
+    private Duration max = LockOptions.DEFAULT_BACKOFF_MAX;
+
+    public Duration getMin() {
+      return min;
+    }
+
+    public void setMin(Duration min) {
+      check("locksmith.backoff.min", b -> b.backoffMin(min));
+      this.min = min;
+    }
+
+    public Duration getMax() {
+      return max;
+    }
+
+    public void setMax(Duration max) {
+      check("locksmith.backoff.max", b -> b.backoffMax(max));
+      this.max = max;
+    }
+  }
+
+  /** The {@code locksmith.health.*} properties. */
+  public static class Health {
+
+    /** The lock whose state the health check reads; it is never acquired. */
+    private String probeLock = "locksmith-health-probe";
+
+    /** How long the health check waits for the store's answer before reporting DOWN. */
+    private Duration timeout = Duration.ofSeconds(2);
+
+    public String getProbeLock() {
+      return probeLock;
+    }
+
+    public void setProbeLock(String probeLock) {
+      if (probeLock == null || probeLock.isBlank()) {
+        throw new IllegalArgumentException("locksmith.health.probe-lock must not be blank");
+      }
+      this.probeLock = probeLock;
+    }
+
+    public Duration getTimeout() {
+      return timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+      if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException(
+            "locksmith.health.timeout must be positive, was " + timeout);
+      }
+      this.timeout = timeout;
+    }
+  }
+}

@@ -1,0 +1,84 @@
+package dev.locksmith.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.LockClient;
+import dev.locksmith.LockStoreException;
+import dev.locksmith.tck.fixture.RedisServer;
+import dev.locksmith.tck.fixture.ServerProcess;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.actuate.health.Status;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The {@code locksmith} health indicator follows a real redis-server that is killed and started
+ * again; the store failure also shows in {@code locksmith.acquire{outcome=error}}.
+ */
+class HealthTest {
+
+  private ServerProcess redis;
+  private ConfigurableApplicationContext app;
+
+  @AfterEach
+  void stop() {
+    if (app != null) {
+      app.close();
+    }
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  @Test
+  @DisplayName("UP while the store answers, DOWN with store and reason when it is gone, UP again")
+  void followsTheStore() {
+    redis = RedisServer.startVolatile();
+    app =
+        new SpringApplicationBuilder(LockedApp.class)
+            .properties(
+                Map.of(
+                    "locksmith.uri",
+                    RedisServer.uri(redis) + "?timeout=500ms",
+                    "locksmith.health.timeout",
+                    "3s"))
+            .run();
+    HealthIndicator health = app.getBean("locksmithHealthIndicator", HealthIndicator.class);
+    assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+    assertThat(health.health().getDetails())
+        .containsEntry("store", "redis://127.0.0.1:" + redis.port());
+
+    redis.kill();
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> health.health().getStatus().equals(Status.DOWN));
+    assertThat(health.health().getDetails())
+        .containsEntry("store", "redis://127.0.0.1:" + redis.port())
+        .containsKey("reason");
+    assertThat((String) health.health().getDetails().get("reason")).isNotBlank();
+    LockClient client = app.getBean(LockClient.class);
+    assertThatThrownBy(() -> client.lock("while-down").tryAcquire())
+        .isInstanceOf(LockStoreException.class);
+    assertThat(
+            app.getBean(MeterRegistry.class)
+                .get("locksmith.acquire")
+                .tag("outcome", "error")
+                .timer()
+                .count())
+        .isEqualTo(1);
+
+    redis.restart();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> health.health().getStatus().equals(Status.UP));
+    assertThat(client.lock("after-restart").tryAcquire()).isPresent();
+  }
+}

@@ -1,0 +1,117 @@
+package dev.locksmith.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.Lease;
+import dev.locksmith.LockClient;
+import dev.locksmith.LockTimeoutException;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.actuate.metrics.MetricsEndpoint;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Locksmith's meters after a known sequence of acquires, on a real Redis server, in the registry
+ * Spring Boot's Actuator configures; and the observation around {@link Locked} methods.
+ */
+@SpringBootTest(classes = LockedApp.class)
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+class MetricsTest {
+
+  @DynamicPropertySource
+  static void store(DynamicPropertyRegistry registry) {
+    registry.add("locksmith.uri", SharedRedis::uri);
+  }
+
+  @Autowired LockClient client;
+  @Autowired MeterRegistry registry;
+  @Autowired Work work;
+
+  private long acquires(String outcome) {
+    Timer t = registry.find("locksmith.acquire").tag("outcome", outcome).timer();
+    return t == null ? 0 : t.count();
+  }
+
+  private double held() {
+    return registry.get("locksmith.held").gauge().value();
+  }
+
+  @Test
+  @DisplayName("acquire outcomes, held leases, renewals and losses are counted as they happen")
+  void knownSequence() throws Exception {
+    Lease first = client.lock("metrics:a").tryAcquire().orElseThrow(); // acquired
+    assertThat(client.lock("metrics:a").tryAcquire()).isEmpty(); // busy
+    assertThatThrownBy(() -> client.lock("metrics:a").acquire(Duration.ofMillis(50)))
+        .isInstanceOf(LockTimeoutException.class); // timeout
+    assertThat(acquires("acquired")).isEqualTo(1);
+    assertThat(acquires("busy")).isEqualTo(1);
+    assertThat(acquires("timeout")).isEqualTo(1);
+    assertThat(
+            registry
+                .get("locksmith.acquire")
+                .tag("outcome", "timeout")
+                .timer()
+                .totalTime(java.util.concurrent.TimeUnit.MILLISECONDS))
+        .isGreaterThanOrEqualTo(50);
+    assertThat(held()).isEqualTo(1);
+
+    Lease second =
+        client.lock("metrics:b").withLeaseTime(Duration.ofMillis(600)).tryAcquire().orElseThrow();
+    assertThat(held()).isEqualTo(2);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                registry.find("locksmith.renewal").tag("outcome", "renewed").timer() != null
+                    && registry.get("locksmith.renewal").tag("outcome", "renewed").timer().count()
+                        > 0);
+    first.release();
+    assertThat(held()).isEqualTo(1);
+
+    SharedRedis.dropEverything(); // the store forgets metrics:b
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> registry.get("locksmith.lost").counter().count() == 1);
+    assertThat(registry.get("locksmith.renewal").tag("outcome", "lost").timer().count())
+        .isEqualTo(1);
+    assertThat(held()).isZero();
+    assertThat(second.isValid()).isFalse();
+    assertThat(acquires("error")).isZero();
+    String store = registry.get("locksmith.held").gauge().getId().getTag("store");
+    assertThat(store).isNotBlank();
+    assertThat(registry.get("locksmith.acquire").tag("store", store).timers()).isNotEmpty();
+  }
+
+  @Test
+  @DisplayName("the meters are listed by /actuator/metrics, and @Locked calls are observed")
+  void listedAndObserved() {
+    work.contextName();
+    work.skipOptional("observed");
+    assertThat(new MetricsEndpoint(registry).listNames().getNames())
+        .contains("locksmith.acquire", "locksmith.held", "locksmith.lost", "locksmith.locked");
+    Timer locked =
+        registry
+            .get("locksmith.locked")
+            .tag("locksmith.lock", "hold:#{#name}")
+            .tag("locksmith.outcome", "ran")
+            .timer();
+    assertThat(locked.count()).isEqualTo(1);
+    assertThat(
+            registry
+                .get("locksmith.locked")
+                .tag("locksmith.lock", "context")
+                .tag("locksmith.caller", "Work.contextName()")
+                .timer()
+                .count())
+        .isEqualTo(1);
+  }
+}
