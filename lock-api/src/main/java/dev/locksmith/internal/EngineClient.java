@@ -161,6 +161,24 @@ public final class EngineClient implements LockClient {
   }
 
   /**
+   * Hands the store to the caller and shuts this client down without closing the store or releasing
+   * anything, for test kits that wrap the store of a client they were given. The client is unusable
+   * afterwards.
+   *
+   * @throws IllegalStateException if the client is closed or holds leases
+   */
+  public LockStore detachStore() {
+    if (!leases.isEmpty()) {
+      throw new IllegalStateException("cannot detach the store of a client that holds leases");
+    }
+    if (!closed.compareAndSet(false, true)) {
+      throw new IllegalStateException("this lock client is closed");
+    }
+    watchdog.shutdown();
+    return store;
+  }
+
+  /**
    * How many leases the watchdog still watches plus renewals queued (for test kits): zero once
    * every lease was released, lost or abandoned.
    */

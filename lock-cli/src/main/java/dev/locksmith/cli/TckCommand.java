@@ -32,8 +32,13 @@ import picocli.CommandLine.Option;
     })
 final class TckCommand implements Callable<Integer> {
 
-  @Option(names = "--uri", required = true, paramLabel = "URI", description = "The store to test.")
+  @Option(names = "--uri", paramLabel = "URI", description = "The store to test.")
   String uri;
+
+  @Option(
+      names = "--rules",
+      description = "Prints the kit's rules, grouped by promise, and exits (no --uri needed).")
+  boolean printRules;
 
   @Option(
       names = "--short-lease",
@@ -50,6 +55,14 @@ final class TckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (printRules) {
+      System.out.print(dev.locksmith.tck.Rule.table());
+      return 0;
+    }
+    if (uri == null) {
+      System.err.println("Missing required option: '--uri=URI' (or --rules to list the rules)");
+      return 2;
+    }
     if (shortLeaseMs < 1 || slackMs < 0) {
       System.err.println("--short-lease must be positive and --slack not negative");
       return 2;

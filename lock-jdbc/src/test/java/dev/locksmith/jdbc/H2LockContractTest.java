@@ -54,4 +54,9 @@ class H2LockContractTest extends LockStoreContract {
   protected Optional<OutsideActor> outsideActor() {
     return Optional.of(new JdbcOutsideActor(server.lockUri("")));
   }
+
+  @Override
+  protected Optional<String> storeUri() {
+    return Optional.of(server.lockUri(""));
+  }
 }

@@ -52,4 +52,9 @@ class MariaDbLockContractTest extends LockStoreContract {
   protected Optional<OutsideActor> outsideActor() {
     return Optional.of(new JdbcOutsideActor(server.lockUri("")));
   }
+
+  @Override
+  protected Optional<String> storeUri() {
+    return Optional.of(server.lockUri(""));
+  }
 }

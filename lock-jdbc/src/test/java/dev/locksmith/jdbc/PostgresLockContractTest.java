@@ -53,4 +53,9 @@ class PostgresLockContractTest extends LockStoreContract {
   protected Optional<OutsideActor> outsideActor() {
     return Optional.of(new JdbcOutsideActor(server.lockUri("")));
   }
+
+  @Override
+  protected Optional<String> storeUri() {
+    return Optional.of(server.lockUri(""));
+  }
 }

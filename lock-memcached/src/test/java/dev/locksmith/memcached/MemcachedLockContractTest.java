@@ -57,4 +57,9 @@ class MemcachedLockContractTest extends LockStoreContract {
   protected Optional<OutsideActor> outsideActor() {
     return Optional.of(server.outsideActor());
   }
+
+  @Override
+  protected Optional<String> storeUri() {
+    return Optional.of(server.uri());
+  }
 }

@@ -32,4 +32,9 @@ class RedisClusterLockContractTest extends LockStoreContract {
   protected Optional<StoreFaults> faults() {
     return Optional.of(cluster);
   }
+
+  @Override
+  protected Optional<String> storeUri() {
+    return Optional.of(cluster.uri());
+  }
 }

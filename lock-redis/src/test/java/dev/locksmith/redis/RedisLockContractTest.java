@@ -38,4 +38,9 @@ class RedisLockContractTest extends LockStoreContract {
   protected Optional<OutsideActor> outsideActor() {
     return Optional.of(redis.outsideActor());
   }
+
+  @Override
+  protected Optional<String> storeUri() {
+    return Optional.of(redis.uri());
+  }
 }

@@ -45,4 +45,9 @@ class RedisWatchLockContractTest extends LockStoreContract {
   protected Optional<OutsideActor> outsideActor() {
     return Optional.of(redis.outsideActor());
   }
+
+  @Override
+  protected Optional<String> storeUri() {
+    return Optional.of("redis://noscript:pw@127.0.0.1:" + redis.port() + "?strategy=watch");
+  }
 }

@@ -69,4 +69,9 @@ class RedlockContractTest extends LockStoreContract {
           }
         });
   }
+
+  @Override
+  protected Optional<String> storeUri() {
+    return Optional.of(uri());
+  }
 }

@@ -21,6 +21,17 @@ final class EngineAccess {
         : Optional.empty();
   }
 
+  /**
+   * The store behind {@code client}, taken over from it: the client is shut down without closing
+   * the store, which the caller now owns.
+   */
+  static LockStore detachStore(LockClient client) {
+    if (!(client instanceof EngineClient)) {
+      throw new IllegalStateException("not an engine client: " + client);
+    }
+    return ((EngineClient) client).detachStore();
+  }
+
   /** The timing of the store behind {@code client}; millisecond timing if it is not known. */
   static StoreTiming timing(LockClient client) {
     return client instanceof EngineClient

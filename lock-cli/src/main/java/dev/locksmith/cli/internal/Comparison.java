@@ -8,6 +8,7 @@ import dev.locksmith.LockOptions;
 import dev.locksmith.LockStoreException;
 import dev.locksmith.internal.EngineClient;
 import dev.locksmith.tck.StoreFaults;
+import dev.locksmith.tck.internal.HolderProcess;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;

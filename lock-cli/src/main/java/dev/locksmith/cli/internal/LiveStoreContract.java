@@ -29,6 +29,20 @@ public class LiveStoreContract extends LockStoreContract {
     return LockClient.open(uri, options);
   }
 
+  /**
+   * The live store is a URI: child processes of the multi-process rules open it too, unless the
+   * store lives inside one JVM ({@code mem:}, an in-memory H2 database), where a child process
+   * would open a store of its own.
+   */
+  @Override
+  protected java.util.Optional<String> storeUri() {
+    String uri = System.getProperty(URI);
+    if (uri == null || uri.startsWith("mem:") || uri.startsWith("jdbc:h2:mem:")) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(uri);
+  }
+
   @Override
   protected Duration shortLease() {
     return Duration.ofMillis(Long.getLong(SHORT_LEASE_MS, super.shortLease().toMillis()));

@@ -1,4 +1,4 @@
-package dev.locksmith.cli.internal;
+package dev.locksmith.tck.internal;
 
 import dev.locksmith.Capability;
 import dev.locksmith.Lease;
@@ -17,33 +17,45 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A lock holder in a child JVM, so that a holder can really die ({@code SIGKILL}) or freeze ({@code
- * SIGSTOP}) mid-hold.
+ * SIGSTOP}) mid-hold, and so that contenders really are separate processes.
  *
- * <p>It prints {@code ACQUIRED <token>} (0 without fencing) once it holds the lock, and {@code LOST
- * <reason>} whenever it is told the lease was lost. Then it obeys lines on standard input: {@code
- * CHECK} answers {@code VALID true|false}; {@code WRITE} answers {@code WRITE <token>} without
- * checking anything, as a holder does that checked its lease, was paused, and then wrote; {@code
- * RELEASE} answers {@code RELEASED} or {@code LOST-AT-RELEASE}. End of input releases and exits.
+ * <p>It prints {@code ACQUIRED <token>} (0 without fencing) once it holds the lock, or {@code BUSY}
+ * if it could not within its wait, and {@code LOST <reason>} whenever it is told the lease was
+ * lost. Then it obeys lines on standard input: {@code CHECK} answers {@code VALID true|false};
+ * {@code WRITE} answers {@code WRITE <token>} without checking anything, as a holder does that
+ * checked its lease, was paused, and then wrote; {@code RELEASE} answers {@code RELEASED} or {@code
+ * LOST-AT-RELEASE}. End of input releases and exits.
  */
 public final class HolderProcess {
 
   private HolderProcess() {}
 
-  /** Arguments: URI, lock name, lease time in milliseconds. */
+  /** Arguments: URI, lock name, lease time in milliseconds, wait in milliseconds, owner prefix. */
   public static void main(String[] args) throws Exception {
-    if (args.length != 3) {
-      System.err.println("usage: HolderProcess <uri> <lock-name> <lease-ms>");
+    if (args.length != 5) {
+      System.err.println(
+          "usage: HolderProcess <uri> <lock-name> <lease-ms> <wait-ms> <owner-prefix|->");
       System.exit(2);
     }
     PrintWriter out =
         new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
-    LockOptions options =
-        LockOptions.builder().leaseTime(Duration.ofMillis(Long.parseLong(args[2]))).build();
-    try (LockClient client = LockClient.open(args[0], options)) {
-      Lease lease = client.lock(args[1]).acquire(Duration.ofSeconds(30));
+    LockOptions.Builder options =
+        LockOptions.builder().leaseTime(Duration.ofMillis(Long.parseLong(args[2])));
+    if (!args[4].equals("-")) {
+      options.owner(args[4]);
+    }
+    try (LockClient client = LockClient.open(args[0], options.build())) {
+      java.util.Optional<Lease> got =
+          client.lock(args[1]).tryAcquire(Duration.ofMillis(Long.parseLong(args[3])));
+      if (got.isEmpty()) {
+        out.println("BUSY");
+        return;
+      }
+      Lease lease = got.get();
       long token = client.capabilities().contains(Capability.FENCING) ? lease.fencingToken() : 0;
       lease.onLost((l, why) -> out.println("LOST " + why.reason()));
       out.println("ACQUIRED " + token);
@@ -75,8 +87,25 @@ public final class HolderProcess {
   /**
    * Starts a holder of {@code name} on {@code uri} in a child JVM with this JVM's class path and
    * waits until it holds the lock.
+   *
+   * @throws IllegalStateException if it does not acquire within 30 s
    */
   public static Started start(String uri, String name, Duration lease) {
+    Started s = attempt(uri, name, lease, Duration.ofSeconds(30), null);
+    if (!s.acquired()) {
+      s.close();
+      throw new IllegalStateException("the holder process found the lock busy for 30 s");
+    }
+    return s;
+  }
+
+  /**
+   * Starts a child JVM that tries to acquire {@code name} on {@code uri} for at most {@code wait},
+   * as owner prefix {@code owner} (null: the default), and returns once it has either acquired the
+   * lock or given up ({@link Started#acquired()}).
+   */
+  public static Started attempt(
+      String uri, String name, Duration lease, Duration wait, @Nullable String owner) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-cp");
@@ -89,14 +118,21 @@ public final class HolderProcess {
     cmd.add(uri);
     cmd.add(name);
     cmd.add(Long.toString(lease.toMillis()));
+    cmd.add(Long.toString(wait.toMillis()));
+    cmd.add(owner == null ? "-" : owner);
     try {
       Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
       Started s = new Started(p);
-      String line = s.readLine(Duration.ofSeconds(60));
+      // A JVM start plus a connection on a loaded machine: generous, it is not a timing bound.
+      String line = s.readLine(wait.plus(Duration.ofSeconds(60)));
+      if (line != null && line.equals("BUSY")) {
+        return s;
+      }
       if (line == null || !line.startsWith("ACQUIRED ")) {
         p.destroyForcibly();
         throw new IllegalStateException("the holder process did not acquire; it said: " + line);
       }
+      s.acquired = true;
       s.token = Long.parseLong(line.substring("ACQUIRED ".length()).trim());
       return s;
     } catch (IOException e) {
@@ -110,6 +146,7 @@ public final class HolderProcess {
     private final BufferedReader output;
     private final PrintWriter input;
     private final List<String> unclaimed = new ArrayList<>();
+    private boolean acquired;
     private long token;
 
     Started(Process process) {
@@ -124,6 +161,11 @@ public final class HolderProcess {
 
     public Process process() {
       return process;
+    }
+
+    /** Whether it acquired the lock (else it found it busy for its whole wait and exited). */
+    public boolean acquired() {
+      return acquired;
     }
 
     /** The fencing token it acquired with (0 without fencing). */

@@ -1,0 +1,248 @@
+package dev.locksmith.tck;
+
+import dev.locksmith.Capability;
+import dev.locksmith.spi.Acquisition;
+import dev.locksmith.spi.LockKey;
+import dev.locksmith.spi.LockState;
+import dev.locksmith.spi.LockStore;
+import dev.locksmith.spi.QueuedAttempt;
+import dev.locksmith.spi.ReleaseOutcome;
+import dev.locksmith.spi.StoreListener;
+import dev.locksmith.spi.StoreTiming;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link LockStore} around a real one that fails on command, for the rules about what the engine
+ * promises when its store misbehaves: a reply lost after the store acted, a call that fails or
+ * hangs, a renewal told the hold is gone, a retry hint on busy answers, no release push.
+ *
+ * <p>It counts the calls of each operation. Injected failures are thrown as {@link
+ * UncheckedIOException}, as a driver's broken connection would be. Thread-safe.
+ */
+public final class FaultInjectingStore implements LockStore {
+
+  /** The store operations a fault can be injected into. */
+  public enum Operation {
+    /** {@link LockStore#tryAcquire}. */
+    TRY_ACQUIRE,
+    /** {@link LockStore#extend}. */
+    EXTEND,
+    /** {@link LockStore#release}. */
+    RELEASE,
+    /** {@link LockStore#read}. */
+    READ
+  }
+
+  /** What an operation does instead of simply passing through. */
+  public enum Fault {
+    /** Passes the call to the real store. */
+    NONE,
+    /** Lets the real store act, then throws: the reply was lost on its way back. */
+    LOSE_REPLY,
+    /** Throws without calling the real store. */
+    FAIL,
+    /** Blocks until {@link #heal()} (or the calling thread is interrupted), then passes. */
+    HANG,
+    /** Answers that the owner holds nothing ({@code false}, {@code NOT_HELD}) without acting. */
+    ANSWER_NOT_HELD
+  }
+
+  private final LockStore delegate;
+  private final Map<Operation, Fault> faults = new EnumMap<>(Operation.class);
+  private final Map<Operation, AtomicInteger> calls = new EnumMap<>(Operation.class);
+  private final Object healed = new Object();
+  private volatile @Nullable Duration retryHint;
+  private volatile boolean pushAndQueue = true;
+
+  /** Wraps {@code delegate}; every operation passes through until a fault is injected. */
+  public FaultInjectingStore(LockStore delegate) {
+    this.delegate = Objects.requireNonNull(delegate, "delegate must not be null");
+    for (Operation op : Operation.values()) {
+      faults.put(op, Fault.NONE);
+      calls.put(op, new AtomicInteger());
+    }
+  }
+
+  /** Makes {@code operation} behave as {@code fault} from now on. */
+  public void inject(Operation operation, Fault fault) {
+    Objects.requireNonNull(operation, "operation must not be null");
+    Objects.requireNonNull(fault, "fault must not be null");
+    synchronized (faults) {
+      faults.put(operation, fault);
+    }
+  }
+
+  /** Removes every fault and lets hanging calls go on. */
+  public void heal() {
+    synchronized (faults) {
+      faults.replaceAll((op, f) -> Fault.NONE);
+    }
+    synchronized (healed) {
+      healed.notifyAll();
+    }
+  }
+
+  /** How often {@code operation} was called so far. */
+  public int calls(Operation operation) {
+    return calls.get(operation).get();
+  }
+
+  /** Makes every busy answer carry {@code hint} as its retry hint (null: the real store's). */
+  public void retryHint(@Nullable Duration hint) {
+    this.retryHint = hint;
+  }
+
+  /**
+   * Hides the real store's release push and waiters' queue, so waiters poll: the capabilities then
+   * lack WAKE_ON_RELEASE and FAIR_QUEUE. Call it before making a client on this store.
+   */
+  public void withoutPushOrQueue() {
+    this.pushAndQueue = false;
+  }
+
+  private Fault fault(Operation op) {
+    calls.get(op).incrementAndGet();
+    Fault f;
+    synchronized (faults) {
+      f = faults.get(op);
+    }
+    if (f == Fault.FAIL) {
+      throw injected(op);
+    }
+    if (f == Fault.HANG) {
+      hang(op);
+    }
+    return f;
+  }
+
+  private void hang(Operation op) {
+    synchronized (healed) {
+      while (true) {
+        synchronized (faults) {
+          if (faults.get(op) != Fault.HANG) {
+            return;
+          }
+        }
+        try {
+          healed.wait(100);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new UncheckedIOException(new IOException("interrupted while hanging " + op, e));
+        }
+      }
+    }
+  }
+
+  private static UncheckedIOException injected(Operation op) {
+    return new UncheckedIOException(new IOException("injected fault: " + op + " failed"));
+  }
+
+  @Override
+  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
+    Fault f = fault(Operation.TRY_ACQUIRE);
+    Acquisition a = delegate.tryAcquire(key, owner, leaseTime);
+    if (f == Fault.LOSE_REPLY) {
+      throw injected(Operation.TRY_ACQUIRE);
+    }
+    Duration hint = retryHint;
+    return !a.isAcquired() && hint != null ? Acquisition.busy(hint) : a;
+  }
+
+  @Override
+  public boolean extend(LockKey key, String owner, Duration leaseTime) {
+    Fault f = fault(Operation.EXTEND);
+    if (f == Fault.ANSWER_NOT_HELD) {
+      return false;
+    }
+    boolean held = delegate.extend(key, owner, leaseTime);
+    if (f == Fault.LOSE_REPLY) {
+      throw injected(Operation.EXTEND);
+    }
+    return held;
+  }
+
+  @Override
+  public ReleaseOutcome release(LockKey key, String owner) {
+    Fault f = fault(Operation.RELEASE);
+    if (f == Fault.ANSWER_NOT_HELD) {
+      return ReleaseOutcome.NOT_HELD;
+    }
+    ReleaseOutcome outcome = delegate.release(key, owner);
+    if (f == Fault.LOSE_REPLY) {
+      throw injected(Operation.RELEASE);
+    }
+    return outcome;
+  }
+
+  @Override
+  public LockState read(LockKey key) {
+    Fault f = fault(Operation.READ);
+    LockState state = delegate.read(key);
+    if (f == Fault.LOSE_REPLY) {
+      throw injected(Operation.READ);
+    }
+    return state;
+  }
+
+  @Override
+  public String describe() {
+    return delegate.describe() + " (faults injected)";
+  }
+
+  @Override
+  public String keyPrefix() {
+    return delegate.keyPrefix();
+  }
+
+  @Override
+  public Set<Capability> capabilities() {
+    Set<Capability> caps = EnumSet.noneOf(Capability.class);
+    caps.addAll(delegate.capabilities());
+    if (!pushAndQueue) {
+      caps.remove(Capability.WAKE_ON_RELEASE);
+      caps.remove(Capability.FAIR_QUEUE);
+    }
+    return caps;
+  }
+
+  @Override
+  public StoreTiming timing() {
+    return delegate.timing();
+  }
+
+  @Override
+  public void withdraw(LockKey key, String owner) {
+    delegate.withdraw(key, owner);
+  }
+
+  @Override
+  public Optional<AutoCloseable> onRelease(LockKey key, Runnable onRelease) {
+    return pushAndQueue ? delegate.onRelease(key, onRelease) : Optional.empty();
+  }
+
+  @Override
+  public Optional<QueuedAttempt> enqueue(LockKey key, String owner, Duration leaseTime) {
+    return pushAndQueue ? delegate.enqueue(key, owner, leaseTime) : Optional.empty();
+  }
+
+  @Override
+  public void listen(StoreListener listener) {
+    delegate.listen(listener);
+  }
+
+  @Override
+  public void close() {
+    heal();
+    delegate.close();
+  }
+}

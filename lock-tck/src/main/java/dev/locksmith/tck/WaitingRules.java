@@ -1,0 +1,200 @@
+package dev.locksmith.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.DistributedLock;
+import dev.locksmith.Lease;
+import dev.locksmith.LockClient;
+import dev.locksmith.LockTimeoutException;
+import dev.locksmith.ThreadOwnedLock;
+import dev.locksmith.internal.EngineClient;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/** Promise 7: bounded, interruptible waiting that leaves nothing behind. */
+public interface WaitingRules extends KitTest {
+
+  @Test
+  default void rule_7_1_tryAcquireNeverBlocks() {
+    Kit kit = kit();
+    LockClient a = kit.client();
+    LockClient b = kit.client();
+    String name = kit.name("x");
+    Lease lease = a.lock(name).tryAcquire().orElseThrow();
+    DistributedLock contender = b.lock(name);
+    contender.tryAcquire(); // warm the connection
+    long worst = 0;
+    for (int i = 0; i < 20; i++) {
+      long start = System.nanoTime();
+      assertThat(contender.tryAcquire()).isEmpty();
+      worst = Math.max(worst, System.nanoTime() - start);
+    }
+    assertThat(Duration.ofNanos(worst)).isLessThan(kit.slack().dividedBy(2));
+    lease.release();
+  }
+
+  @Test
+  default void rule_7_2_timeoutIsBounded() throws Exception {
+    Kit kit = kit();
+    LockClient a = kit.client();
+    LockClient b = kit.client();
+    String name = kit.name("x");
+    Lease lease = a.lock(name).tryAcquire().orElseThrow();
+    Duration timeout = Duration.ofMillis(400);
+    long start = System.nanoTime();
+    assertThatThrownBy(() -> b.lock(name).acquire(timeout))
+        .isInstanceOf(LockTimeoutException.class);
+    assertThat(Kit.millisSince(start))
+        .isBetween(timeout.toMillis(), timeout.plus(kit.slack()).toMillis());
+    start = System.nanoTime();
+    assertThat(b.lock(name).tryAcquire(timeout)).isEmpty();
+    assertThat(Kit.millisSince(start))
+        .isBetween(timeout.toMillis(), timeout.plus(kit.slack()).toMillis());
+    lease.release();
+  }
+
+  @Test
+  default void rule_7_3_waiterWakesOnRelease() throws Exception {
+    Kit kit = kit();
+    LockClient a = kit.client();
+    LockClient b = kit.client();
+    String name = kit.name("x");
+    Lease lease = a.lock(name).tryAcquire().orElseThrow();
+    AtomicBoolean waiting = new AtomicBoolean();
+    Future<Long> woke =
+        kit.pool(1)
+            .submit(
+                () -> {
+                  waiting.set(true);
+                  Lease l = b.lock(name).acquire(Duration.ofSeconds(60));
+                  long at = System.nanoTime();
+                  l.release();
+                  return at;
+                });
+    await().until(waiting::get);
+    // Where the release lands (before the wait, during a push wait or a backoff pause) changes
+    // nothing: the waiter must hold the lock within the slack after it.
+    Thread.sleep(300);
+    long released = System.nanoTime();
+    lease.release();
+    long at = Kit.within(woke, Duration.ofSeconds(30), "the waiter");
+    assertThat(Duration.ofNanos(at - released)).isLessThan(kit.slack());
+  }
+
+  @Test
+  default void rule_7_4_interruptLeavesNothing() throws Exception {
+    Kit kit = kit();
+    LockClient a = kit.client();
+    LockClient b = kit.client();
+    String name = kit.name("x");
+    Lease lease = a.lock(name).tryAcquire().orElseThrow();
+    CompletableFuture<Object> outcome = new CompletableFuture<>();
+    Thread waiter = kit.thread(() -> outcome.complete(acquireOutcome(b.lock(name))));
+    Thread.sleep(300); // the rule holds wherever the interrupt lands; this lands it in the wait
+    waiter.interrupt();
+    Object result =
+        outcome.get(kit.slack().plus(kit.storeTimeout()).toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(result).isInstanceOf(InterruptedException.class);
+    lease.release();
+    Optional<Lease> next = kit.client().lock(name).tryAcquire();
+    assertThat(next).as("the lock right after the holder released").isPresent();
+    next.get().release();
+    if (b instanceof EngineClient) {
+      EngineClient engine = (EngineClient) b;
+      assertThat(engine.activeLeases()).as("leases of the interrupted client").isZero();
+      await().atMost(kit.slack()).until(() -> engine.scheduledTimers() == 0);
+    }
+  }
+
+  @Test
+  default void rule_7_5_interruptRacingReleaseLeavesNothing() throws Exception {
+    Kit kit = kit();
+    LockClient a = kit.client();
+    LockClient b = kit.client();
+    LockClient c = kit.client();
+    String name = kit.name("x");
+    for (int round = 0; round < 10; round++) {
+      Lease lease = a.lock(name).tryAcquire().orElseThrow();
+      CompletableFuture<Object> outcome = new CompletableFuture<>();
+      Thread waiter = kit.thread(() -> outcome.complete(acquireOutcome(b.lock(name))));
+      Thread.sleep(20 + round * 5);
+      lease.release();
+      waiter.interrupt();
+      Object result =
+          outcome.get(kit.slack().plus(kit.storeTimeout()).toMillis(), TimeUnit.MILLISECONDS);
+      if (result instanceof Lease) {
+        ((Lease) result).release();
+      } else {
+        assertThat(result).isInstanceOf(InterruptedException.class);
+      }
+      // A store call cut short by the interrupt is undone by the engine, possibly in the
+      // background: the lock must be free within the slack, not necessarily at once.
+      Optional<Lease> free = c.lock(name).tryAcquire(kit.slack());
+      assertThat(free).as("the lock after round %d", round).isPresent();
+      free.get().release();
+    }
+  }
+
+  private static Object acquireOutcome(DistributedLock lock) {
+    try {
+      return lock.acquire(Duration.ofSeconds(60));
+    } catch (Throwable t) {
+      return t;
+    }
+  }
+
+  @Test
+  default void rule_7_6_interruptedBeforeAcquire() {
+    Kit kit = kit();
+    LockClient a = kit.client();
+    String name = kit.name("x");
+    Thread.currentThread().interrupt();
+    try {
+      assertThatThrownBy(() -> a.lock(name).acquire(Duration.ofSeconds(5)))
+          .isInstanceOf(InterruptedException.class);
+    } finally {
+      Thread.interrupted();
+    }
+    assertThat(kit.client().lock(name).tryAcquire()).isPresent();
+  }
+
+  @Test
+  default void rule_7_7_tryAcquireIgnoresInterruptFlag() {
+    Kit kit = kit();
+    LockClient a = kit.client();
+    LockClient b = kit.client();
+    String free = kit.name("free");
+    String view = kit.name("view");
+    Lease held = b.lock(kit.name("held")).tryAcquire().orElseThrow();
+    Optional<Lease> lease;
+    Optional<Lease> busy;
+    boolean tookView;
+    ThreadOwnedLock lockView = a.lock(view).asLock();
+    Thread.currentThread().interrupt();
+    try {
+      lease = a.lock(free).tryAcquire();
+      busy = a.lock(kit.name("held")).tryAcquire();
+      tookView = lockView.tryLock();
+      assertThat(Thread.currentThread().isInterrupted())
+          .as("the interrupt flag after tryAcquire() and tryLock()")
+          .isTrue();
+    } finally {
+      Thread.interrupted();
+    }
+    assertThat(lease).as("tryAcquire() of a free lock on an interrupted thread").isPresent();
+    assertThat(busy).as("tryAcquire() of a held lock on an interrupted thread").isEmpty();
+    assertThat(tookView).as("asLock().tryLock() of a free lock on an interrupted thread").isTrue();
+    assertThat(b.lock(free).isLocked()).as("the lock taken on the interrupted thread").isTrue();
+    lease.get().release();
+    lockView.unlock();
+    held.release();
+    assertThat(b.lock(free).tryAcquire()).as("the lock after its release").isPresent();
+  }
+}
