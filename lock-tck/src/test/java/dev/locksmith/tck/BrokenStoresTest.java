@@ -76,6 +76,20 @@ import org.junit.platform.testkit.engine.Events;
  * defect explains would hide a kit rule that judges correct stores wrongly; one that fails less
  * shows a rule gone weak).
  *
+ * <p>Three things keep the verdicts exact and stable on a small, loaded machine:
+ *
+ * <ul>
+ *   <li>Rules that catch a defect only by timing luck (a contention history that may or may not
+ *       interleave, an engine that usually learns of an expiry on its own clock before it asks the
+ *       store) are named per store with {@link #byTimingLuck}; they may fail or pass, and each is a
+ *       weakness of the kit.
+ *   <li>A rule that fails though it should pass is run again alone before its failure counts (see
+ *       {@link #assertFailsExactly(Class, TimingLuck, String...)}): the kit's timing rules fail on
+ *       correct stores when a starved thread misses a 400 ms renewal margin.
+ *   <li>Tests named {@code KIT GAP} hold stores whose realistic defect the kit misses: they assert
+ *       the store passes every rule, so that a new rule that catches it shows up here.
+ * </ul>
+ *
  * <p>The whole kit takes about half a minute per store, mostly waiting for leases, so every kit run
  * starts at once on a bounded pool ({@link #RUNS_AT_ONCE}) before the first test, and each test
  * waits for its own store's run.
@@ -83,8 +97,9 @@ import org.junit.platform.testkit.engine.Events;
 class BrokenStoresTest {
 
   /**
-   * How many kit runs go at once: the kit mostly sleeps, so a few runs share two cores without
-   * bending its timing rules (property {@code locksmith.broken.runsAtOnce}).
+   * How many kit runs go at once (property {@code locksmith.broken.runsAtOnce}): a run mostly
+   * sleeps, using about a twentieth of a core, so twelve take about half of two cores and finish 45
+   * runs in under three minutes.
    */
   static final int RUNS_AT_ONCE = Integer.getInteger("locksmith.broken.runsAtOnce", 12);
 
@@ -164,9 +179,12 @@ class BrokenStoresTest {
   void clientClock() throws Exception {
     // Every second client's clock is 5 minutes ahead, so it finds every lock expired and takes it;
     // and with no owner, release and extend touch whoever holds. Every rule with two clients on one
-    // lock fails, but those whose first two clients share a clock parity.
+    // lock fails, but those whose first two clients share a clock parity. 9.1 (opposite-order
+    // lockAll on two clients) sees it only when the client ahead happens to try while the other
+    // holds.
     assertFailsExactly(
         ClientClockKit.class,
+        byTimingLuck("9.1"),
         "1.1",
         "1.3",
         "2.1",
@@ -183,7 +201,6 @@ class BrokenStoresTest {
         "7.4",
         "7.5",
         "7.7",
-        "9.1",
         "10.2",
         "12.1",
         "12.2",
