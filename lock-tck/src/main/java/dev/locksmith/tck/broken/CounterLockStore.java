@@ -11,7 +11,8 @@ import java.time.Duration;
  * expiry.
  *
  * <p>A holder that dies keeps the lock for ever, and anyone can release anyone's lock. The kit must
- * fail it on "a crashed holder frees the lock" (3.1) and on owner-checked release (2.1).
+ * fail it on every rule that waits for a lease to run out (2.1, 2.2, 3.1, 3.3, 3.7, 3.8, 12.3 to
+ * 12.6) and on the SPI's owner checks (12.1, 12.2).
  */
 public final class CounterLockStore extends KeyValueLockStore {
 

@@ -58,7 +58,15 @@ public abstract class KeyValueLockStore implements LockStore {
     if (key.mode() != LockMode.EXCLUSIVE) {
       throw new LockStoreException(description + " has no read-write locks");
     }
-    return "lock:" + key.name();
+    return keyFor(key.name());
+  }
+
+  /**
+   * The key of the exclusive lock called {@code lockName} in the space, for an outside actor that
+   * deletes it behind the clients' backs.
+   */
+  public static String keyFor(String lockName) {
+    return "lock:" + lockName;
   }
 
   /** Throws once the connection is closed, as a networked store would. */

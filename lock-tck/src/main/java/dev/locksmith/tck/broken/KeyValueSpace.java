@@ -1,5 +1,6 @@
 package dev.locksmith.tck.broken;
 
+import dev.locksmith.LockStoreException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -14,12 +15,18 @@ import org.jspecify.annotations.Nullable;
  * <p>Each command is atomic on its own; the broken stores go wrong by combining them the way
  * well-known broken lock recipes do. Expiry is judged on this server's clock ({@link
  * System#nanoTime()}).
+ *
+ * <p>It also stands in for a server that fails, so that the kit's fault rules run against the
+ * broken stores too: {@link #outage(boolean)} makes every command throw {@link LockStoreException}
+ * (time runs on, so keys expire meanwhile), and {@link #restart()} drops every key, as a Redis
+ * without persistence does.
  */
 public final class KeyValueSpace {
 
   private static final long NEVER = Long.MAX_VALUE;
 
   private final Map<String, Entry> entries = new HashMap<>();
+  private volatile boolean unavailable;
 
   private static final class Entry {
     String value;
@@ -29,6 +36,16 @@ public final class KeyValueSpace {
       this.value = value;
       this.expiresAt = expiresAt;
     }
+  }
+
+  /** Makes every command fail with {@link LockStoreException} (true) or work again (false). */
+  public void outage(boolean down) {
+    this.unavailable = down;
+  }
+
+  /** Drops every key, as a restart of a server without persistence does. */
+  public synchronized void restart() {
+    entries.clear();
   }
 
   /** SET key value NX [PX ttl]: sets the key only if absent; null ttl means no expiry. */
@@ -42,6 +59,7 @@ public final class KeyValueSpace {
 
   /** SET key value (keeps no expiry). */
   public synchronized void set(String key, String value) {
+    live(key);
     entries.put(key, new Entry(value, NEVER));
   }
 
@@ -105,6 +123,9 @@ public final class KeyValueSpace {
 
   private @Nullable Entry live(String key) {
     Objects.requireNonNull(key, "key");
+    if (unavailable) {
+      throw new LockStoreException("the key-value space is unavailable (an outage was injected)");
+    }
     Entry e = entries.get(key);
     if (e != null && e.expiresAt != NEVER && e.expiresAt - System.nanoTime() <= 0) {
       entries.remove(key);

@@ -10,8 +10,9 @@ import java.time.Duration;
  * if the value is still the owner's.
  *
  * <p>Everything is owner-checked, but a holder that dies (or just forgets) holds the lock for ever.
- * The kit must fail it on "a crashed holder frees the lock" (3.1) and "once a lease ran out,
- * another client acquires the lock" (3.3).
+ * The kit must fail it on every rule that waits for a lease to run out in the store: a crashed or
+ * expired holder freeing the lock (3.1, 3.3, 3.7, 3.8), takeovers (2.1, 2.2, 12.4) and the SPI's
+ * expiry rules (12.3, 12.5, 12.6).
  */
 public final class NoExpiryLockStore extends KeyValueLockStore {
 

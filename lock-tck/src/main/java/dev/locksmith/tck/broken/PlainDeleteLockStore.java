@@ -10,8 +10,9 @@ import java.time.Duration;
  * check.
  *
  * <p>A holder whose lease expired and whose lock passed to another owner deletes the new owner's
- * lock when it finally releases; the kit must fail it on the owner-checked release rules (2.1, 2.3,
- * 2.4).
+ * lock when it finally releases (even the engine's clean-up of a lease it knows is lost does); the
+ * kit must fail it on the late release after a takeover (2.1) and on the SPI's owner checks (12.2,
+ * 12.4).
  */
 public final class PlainDeleteLockStore extends KeyValueLockStore {
 

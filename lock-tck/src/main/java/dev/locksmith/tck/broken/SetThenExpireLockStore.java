@@ -14,8 +14,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The second command goes out {@link #EXPIRE_DELAY} after the first succeeded (as a client that
  * sends it after the reply, from a pipeline or a callback, does); closing the connection, which is
- * what a crash does, drops it. The kit must fail it on "a crashed holder frees the lock" (3.1).
- * Release and extend are owner-checked, so that this is the only defect.
+ * what a crash does, drops it. The kit must fail it on "a crashed holder frees the lock" (3.1), and
+ * on the extend rules (3.6, 12.6): the late EXPIRE overwrites an extend made within 200 ms of the
+ * acquire. Release and extend are owner-checked, so that this is the only defect.
  */
 public final class SetThenExpireLockStore extends KeyValueLockStore {
 
