@@ -497,9 +497,12 @@ class BrokenStoresTest {
           + " reader's rival")
   void writerIgnoresReaders() throws Exception {
     // The [kind] rules check a read hold against a writer, so every one with a live reader fails
-    // for the read kind; the read-write rules see writers overlap readers.
+    // for the read kind; the read-write rules see writers overlap readers. The history checker of
+    // 8.6 sees an overlap only when a writer's and a reader's turns happen to meet (it passed
+    // once).
     assertFailsExactly(
         WriterIgnoresReadersKit.class,
+        byTimingLuck("8.6"),
         "2.1",
         "2.2",
         "3.1",
@@ -510,7 +513,6 @@ class BrokenStoresTest {
         "8.2",
         "8.3",
         "8.4",
-        "8.6",
         "8.7",
         "12.2",
         "12.4",
