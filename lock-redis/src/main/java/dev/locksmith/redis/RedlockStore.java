@@ -166,6 +166,20 @@ public final class RedlockStore implements LockStore {
     return (long) Math.ceil(leaseMillis * settings.driftFactor()) + 2;
   }
 
+  /**
+   * The holder's remaining lease from a master's remaining time to live, which also covers the
+   * drift margin added on top of the lease. Subtracting the margin of the remaining time itself can
+   * only under-estimate (the engine then retries early and gets a new hint), never promise a wait
+   * longer than the holder's lease.
+   */
+  private @Nullable Duration holderLeaseLeft(@Nullable Duration nodeTtl) {
+    if (nodeTtl == null) {
+      return null;
+    }
+    long ttl = nodeTtl.toMillis();
+    return Duration.ofMillis(Math.max(0, ttl - driftMillis(ttl)));
+  }
+
   @Override
   public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
     requireExclusive(key);
@@ -194,7 +208,7 @@ public final class RedlockStore implements LockStore {
     if (votes.answers() < quorum) {
       throw votes.failure("acquire of lock '" + key + "'", this);
     }
-    return Acquisition.busy(retryAfter);
+    return Acquisition.busy(holderLeaseLeft(retryAfter));
   }
 
   @Override

@@ -9,6 +9,10 @@ import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.LockStoreException;
 import dev.locksmith.UnsupportedCapabilityException;
+import dev.locksmith.spi.Acquisition;
+import dev.locksmith.spi.LockKey;
+import dev.locksmith.spi.LockMode;
+import io.lettuce.core.RedisURI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -140,5 +144,27 @@ class RedlockTest {
     ((dev.locksmith.internal.EngineClient) holder).crash();
     assertThat(other.lock("crash").tryAcquire()).isEmpty();
     other.lock("crash").acquire(Duration.ofSeconds(5)).release();
+  }
+
+  @Test
+  @DisplayName("a busy answer's retry hint is the holder's remaining lease, not the drift margin")
+  void retryHintLeavesOutTheDrift() {
+    start(3);
+    List<RedisURI> nodes =
+        masters.stream().map(m -> RedisURI.create("redis://" + m.address())).toList();
+    // A large drift factor makes the margin (800 ms) dwarf the time between the two calls.
+    try (RedlockStore store =
+        RedlockStore.connect(
+            nodes, "", new RedlockStore.Settings(Duration.ofSeconds(2), 0.4, Duration.ZERO))) {
+      Duration lease = Duration.ofSeconds(2);
+      LockKey key = new LockKey("hint", LockMode.EXCLUSIVE);
+      assertThat(store.tryAcquire(key, "holder", lease).isAcquired()).isTrue();
+      Acquisition busy = store.tryAcquire(key, "rival", lease);
+      assertThat(busy.isAcquired()).isFalse();
+      assertThat(busy.retryAfter()).isNotNull().isLessThanOrEqualTo(lease);
+      assertThat(busy.retryAfter())
+          .as("a hint, not a busy loop")
+          .isGreaterThan(Duration.ofMillis(500));
+    }
   }
 }
