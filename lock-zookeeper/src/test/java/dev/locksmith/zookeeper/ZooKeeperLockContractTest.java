@@ -29,6 +29,15 @@ class ZooKeeperLockContractTest extends LockStoreContract {
   private static TestingServer server;
   private static final Map<LockClient, TcpProxy> proxies = new ConcurrentHashMap<>();
 
+  /**
+   * The session: the "lease" of a crashed holder, kept short because the crash and expiry rules
+   * wait for it.
+   */
+  private static final Duration SESSION = Duration.ofSeconds(3);
+
+  /** How long one store operation waits for a connection: generous, for a loaded CI machine. */
+  private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(5);
+
   @BeforeAll
   static void startServer() throws Exception {
     server = ZooKeeperServers.server();
@@ -47,7 +56,11 @@ class ZooKeeperLockContractTest extends LockStoreContract {
         LockClient.open(
             "zookeeper://127.0.0.1:"
                 + proxy.port()
-                + "/locksmith-tck?sessionTimeout=3s&connectionTimeout=1s",
+                + "/locksmith-tck?sessionTimeout="
+                + SESSION.toMillis()
+                + "ms&connectionTimeout="
+                + CONNECTION_TIMEOUT.toMillis()
+                + "ms",
             options);
     proxies.put(client, proxy);
     return client;
@@ -56,7 +69,16 @@ class ZooKeeperLockContractTest extends LockStoreContract {
   /** Session bound: the "lease" after which a dead holder's lock frees is the session timeout. */
   @Override
   protected Duration shortLease() {
-    return Duration.ofSeconds(3);
+    return SESSION;
+  }
+
+  /**
+   * A failed acquire on a stopped server is two store calls (the engine's clean-up release follows
+   * it), each waiting up to the connection timeout for a connection.
+   */
+  @Override
+  protected Duration storeTimeout() {
+    return CONNECTION_TIMEOUT.multipliedBy(2);
   }
 
   /**
@@ -109,6 +131,7 @@ class ZooKeeperLockContractTest extends LockStoreContract {
   private static void start() {
     try {
       server.restart();
+      ZooKeeperServers.awaitServing(server);
     } catch (Exception e) {
       throw new IllegalStateException("could not restart the ZooKeeper test server", e);
     }

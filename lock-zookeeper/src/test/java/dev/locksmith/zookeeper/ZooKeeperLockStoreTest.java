@@ -69,18 +69,51 @@ class ZooKeeperLockStoreTest {
     }
   }
 
+  /** The session of most clients here: long enough to outlive a busy machine's pauses. */
+  private static final Duration SESSION = Duration.ofSeconds(5);
+
+  /**
+   * The longest session the test server grants (20 ticks), for the tests whose clients must outlive
+   * an outage of a connection timeout and more.
+   */
+  private static final Duration LONGEST_SESSION = Duration.ofMillis(20L * ZooKeeperServers.TICK_MS);
+
+  /** How long a store operation waits for a connection: generous, for a loaded CI machine. */
+  private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(5);
+
   private String uri(String base) {
-    return "zookeeper://127.0.0.1:" + server.getPort() + base + "?sessionTimeout=5s";
+    return uri(base, SESSION);
+  }
+
+  private String uri(String base, Duration session) {
+    return uri("", base, session);
+  }
+
+  private String uri(String credentials, String base, Duration session) {
+    return "zookeeper://"
+        + credentials
+        + "127.0.0.1:"
+        + server.getPort()
+        + base
+        + "?sessionTimeout="
+        + session.toMillis()
+        + "ms&connectionTimeout="
+        + CONNECTION_TIMEOUT.toMillis()
+        + "ms";
   }
 
   private LockClient client(String base) {
-    LockClient c = LockClient.open(uri(base));
+    return client(base, SESSION);
+  }
+
+  private LockClient client(String base, Duration session) {
+    LockClient c = LockClient.open(uri(base, session));
     toClose.add(c);
     return c;
   }
 
   private CuratorFramework curator() throws Exception {
-    CuratorFramework c = ZooKeeperServers.curator(server.getConnectString(), Duration.ofSeconds(5));
+    CuratorFramework c = ZooKeeperServers.curator(server.getConnectString(), SESSION);
     toClose.add(c);
     return c;
   }
@@ -164,10 +197,10 @@ class ZooKeeperLockStoreTest {
       assertThat(lease.fencingToken()).isGreaterThan(previous);
       previous = lease.fencingToken();
       lease.release();
-      // The parent is a container: the server reaps it once empty, and the sequence suffix
-      // restarts at 0 when the next acquire creates it again.
+      // The parent is a container: the server reaps it once empty (every 200 ms here), and the
+      // sequence suffix restarts at 0 when the next acquire creates it again.
       await()
-          .atMost(Duration.ofSeconds(5))
+          .atMost(Duration.ofSeconds(10))
           .until(() -> admin.checkExists().forPath("/t/fence/recreated") == null);
     }
   }
@@ -438,7 +471,9 @@ class ZooKeeperLockStoreTest {
   @Test
   @DisplayName("a suspended connection makes the lease invalid until it resumes within the session")
   void suspendAndResume() throws Exception {
-    LockClient a = client("/t/suspend");
+    // The outage below lasts one connection timeout (the failing tryAcquire) and a restart: the
+    // session must outlive it for the lease to resume rather than be lost.
+    LockClient a = client("/t/suspend", LONGEST_SESSION);
     Lease lease = a.lock("s").acquire(Duration.ofSeconds(5));
     List<String> events = new CopyOnWriteArrayList<>();
     lease.onLost(
@@ -466,7 +501,9 @@ class ZooKeeperLockStoreTest {
       assertThatThrownBy(() -> a.lock("other").tryAcquire()).isInstanceOf(LockStoreException.class);
     } finally {
       server.restart();
+      ZooKeeperServers.awaitServing(server);
     }
+    // Serving again: the client reconnects within its backoff (a second or so) plus slack.
     await().atMost(Duration.ofSeconds(10)).until(() -> events.contains("resumed"));
     assertThat(events).doesNotContain("lost");
     assertThat(lease.isValid()).isTrue();
@@ -478,9 +515,7 @@ class ZooKeeperLockStoreTest {
   @DisplayName("a digest identity's lock nodes cannot be deleted or taken by another identity")
   void digestAcl() throws Exception {
     String base = "/acl-test";
-    LockClient alice =
-        LockClient.open(
-            "zookeeper://alice:s3cret@127.0.0.1:" + server.getPort() + base + "?sessionTimeout=5s");
+    LockClient alice = LockClient.open(uri("alice:s3cret@", base, SESSION));
     toClose.add(alice);
     Lease lease = alice.lock("vault").acquire(Duration.ofSeconds(5));
 
@@ -494,12 +529,7 @@ class ZooKeeperLockStoreTest {
     assertThatThrownBy(() -> anonymous.setData().forPath(node, new byte[0]))
         .isInstanceOf(KeeperException.NoAuthException.class);
 
-    LockClient mallory =
-        LockClient.open(
-            "zookeeper://mallory:guess@127.0.0.1:"
-                + server.getPort()
-                + base
-                + "?sessionTimeout=5s");
+    LockClient mallory = LockClient.open(uri("mallory:guess@", base, SESSION));
     toClose.add(mallory);
     assertThatThrownBy(() -> mallory.lock("vault").tryAcquire())
         .isInstanceOf(LockStoreException.class)
@@ -533,11 +563,12 @@ class ZooKeeperLockStoreTest {
   @Test
   @DisplayName("a crashed client's locks free at once: closing Curator ends the session")
   void crashFreesLocks() throws Exception {
-    LockClient a = client("/t/crash");
+    // With the longest session, a lock freed only by the session's expiry would come too late.
+    LockClient a = client("/t/crash", LONGEST_SESSION);
     LockClient b = client("/t/crash");
     a.lock("c").acquire(Duration.ofSeconds(5));
     ((dev.locksmith.internal.EngineClient) a).crash();
-    Lease l = b.lock("c").acquire(Duration.ofSeconds(3));
+    Lease l = b.lock("c").acquire(LONGEST_SESSION.dividedBy(2));
     l.release();
   }
 
