@@ -81,6 +81,12 @@ class ZooKeeperLockStoreTest {
   /** How long a store operation waits for a connection: generous, for a loaded CI machine. */
   private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(5);
 
+  /**
+   * How soon a holder learns that its node was deleted: the store declares no timing of its own
+   * (the server pushes a watch event at once), so this is slack for a loaded 2-core machine.
+   */
+  private static final Duration PUSH_BOUND = Duration.ofSeconds(3);
+
   private String uri(String base) {
     return uri(base, SESSION);
   }
@@ -396,7 +402,8 @@ class ZooKeeperLockStoreTest {
 
   @Test
   @DisplayName(
-      "an uncontended acquire+release costs three round trips: create, getChildren, delete")
+      "an uncontended acquire+release waits for three round trips (create, getChildren, delete)"
+          + " and pipelines one more: the exists that watches the held node")
   void fewestRoundTrips() throws Exception {
     CuratorFramework mine = curator();
     LockClient a = LockClient.of(new ZooKeeperLockStore(mine, "/t/trips"), LockOptions.defaults());
@@ -414,20 +421,34 @@ class ZooKeeperLockStoreTest {
               @Override
               public void addEvent(EventTrace trace) {}
             });
-    List<String> expected =
+    List<String> waitedFor =
         List.of(
             "CreateBuilderImpl-Foreground",
             "GetChildrenBuilderImpl-Foreground",
             "DeleteBuilderImpl-Foreground");
+    String watch = "ExistsBuilderImpl-Background";
     for (int i = 0; i < 3; i++) {
       // A waiting acquire (through the queue) and a non-blocking one cost the same.
       a.lock("n").acquire(Duration.ofSeconds(5)).release();
-      assertThat(operations).as("acquire(wait) + release").isEqualTo(expected);
-      operations.clear();
+      assertTrips(operations, waitedFor, watch, "acquire(wait) + release");
       a.lock("n").tryAcquire().orElseThrow().release();
-      assertThat(operations).as("tryAcquire() + release").isEqualTo(expected);
-      operations.clear();
+      assertTrips(operations, waitedFor, watch, "tryAcquire() + release");
     }
+  }
+
+  /**
+   * Asserts that {@code operations} are exactly the {@code waitedFor} calls in their order plus the
+   * one background {@code watch}, whose trace is recorded when its answer arrives (maybe after the
+   * release returned); then clears them.
+   */
+  private static void assertTrips(
+      List<String> operations, List<String> waitedFor, String watch, String what) {
+    await().atMost(PUSH_BOUND).until(() -> operations.size() >= waitedFor.size() + 1);
+    List<String> foreground = new ArrayList<>(operations);
+    foreground.remove(watch);
+    assertThat(foreground).as(what).isEqualTo(waitedFor);
+    assertThat(operations).as(what).hasSize(waitedFor.size() + 1).contains(watch);
+    operations.clear();
   }
 
   @Test
@@ -588,5 +609,101 @@ class ZooKeeperLockStoreTest {
         .atMost(Duration.ofSeconds(10))
         .until(() -> admin.getChildren().forPath("/t/interrupt/i").size() == 1);
     held.release();
+  }
+
+  /** Deletes every node of the lock at {@code lockPath}, as an operator with zkCli would. */
+  private static void deleteChildren(CuratorFramework admin, String lockPath) throws Exception {
+    List<String> children = admin.getChildren().forPath(lockPath);
+    assertThat(children).as("nodes under %s", lockPath).isNotEmpty();
+    for (String child : children) {
+      admin.delete().forPath(lockPath + "/" + child);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "a holder whose lock node someone else deletes is told at once (onLost, no longer valid),"
+          + " for exclusive, nested, read and write holds, and another client can then acquire")
+  void deletedNodeIsReported() throws Exception {
+    LockClient a = client("/t/deleted");
+    LockClient b = client("/t/deleted");
+    CuratorFramework admin = curator();
+    DistributedLock exclusive = a.lock("x").withOwner("worker-1");
+    Lease outer = exclusive.acquire(Duration.ofSeconds(5));
+    Lease inner = exclusive.acquire(Duration.ofSeconds(5)); // Nested: the same node, two holds.
+    Lease read = a.readWriteLock("r").readLock().acquire(Duration.ofSeconds(5));
+    Lease write = a.readWriteLock("w").writeLock().acquire(Duration.ofSeconds(5));
+    List<Lease> leases = List.of(outer, inner, read, write);
+    List<Lease> lost = new CopyOnWriteArrayList<>();
+    for (Lease lease : leases) {
+      lease.onLost((l, why) -> lost.add(l));
+    }
+
+    for (String lock : List.of("x", "r", "w")) {
+      deleteChildren(admin, "/t/deleted/" + lock);
+    }
+    long deleted = System.nanoTime();
+    await().atMost(PUSH_BOUND).until(() -> lost.size() >= leases.size());
+    assertThat(Duration.ofNanos(System.nanoTime() - deleted)).isLessThanOrEqualTo(PUSH_BOUND);
+    assertThat(lost).containsExactlyInAnyOrderElementsOf(leases);
+    for (Lease lease : leases) {
+      assertThat(lease.isValid()).as("%s after its node was deleted", lease.name()).isFalse();
+    }
+    assertThatThrownBy(write::release).isInstanceOf(LeaseLostException.class);
+
+    // Only one valid lease at a time: the other client takes each lock at once.
+    assertThat(b.lock("x").tryAcquire()).isPresent().get().satisfies(Lease::release);
+    assertThat(b.readWriteLock("r").writeLock().tryAcquire())
+        .isPresent()
+        .get()
+        .satisfies(Lease::release);
+    assertThat(b.readWriteLock("w").writeLock().tryAcquire())
+        .isPresent()
+        .get()
+        .satisfies(Lease::release);
+  }
+
+  @Test
+  @DisplayName(
+      "the store's own release, nested release and extend are never reported as a lost hold")
+  void ownDeletesAreNotLosses() throws Exception {
+    CuratorFramework admin = curator();
+    ZooKeeperLockStore store = new ZooKeeperLockStore(curator(), "/t/own");
+    toClose.add(store);
+    List<String> lost = new CopyOnWriteArrayList<>();
+    store.listen(
+        new dev.locksmith.spi.StoreListener() {
+          @Override
+          public void holdLost(dev.locksmith.spi.LockKey key, String owner, String reason) {
+            lost.add(key.name() + "/" + key.mode());
+          }
+
+          @Override
+          public void suspended() {}
+
+          @Override
+          public void resumed() {}
+
+          @Override
+          public void sessionLost(String reason) {}
+        });
+    Duration lease = Duration.ofSeconds(30);
+    for (dev.locksmith.spi.LockMode mode : dev.locksmith.spi.LockMode.values()) {
+      dev.locksmith.spi.LockKey key = new dev.locksmith.spi.LockKey("own-" + mode, mode);
+      assertThat(store.tryAcquire(key, "o", lease).isAcquired()).isTrue();
+      assertThat(store.tryAcquire(key, "o", lease).isAcquired()).isTrue();
+      assertThat(store.release(key, "o"))
+          .isEqualTo(dev.locksmith.spi.ReleaseOutcome.HOLD_DECREMENTED);
+      assertThat(store.extend(key, "o", lease)).isTrue();
+      assertThat(store.release(key, "o")).isEqualTo(dev.locksmith.spi.ReleaseOutcome.RELEASED);
+    }
+    // A loss the store must report, after everything above: ZooKeeper delivers watch events in
+    // order, so a report of an earlier release would come before this one.
+    dev.locksmith.spi.LockKey marker =
+        new dev.locksmith.spi.LockKey("marker", dev.locksmith.spi.LockMode.EXCLUSIVE);
+    assertThat(store.tryAcquire(marker, "o", lease).isAcquired()).isTrue();
+    deleteChildren(admin, store.lockPath(marker));
+    await().atMost(PUSH_BOUND).until(() -> !lost.isEmpty());
+    assertThat(lost).containsExactly("marker/EXCLUSIVE");
   }
 }
