@@ -120,6 +120,9 @@ public final class ZooKeeperLockStore implements LockStore {
         public void sessionLost(String reason) {}
       };
 
+  /** The tree the ZooKeeper server keeps for itself. */
+  private static final String RESERVED_TREE = "/zookeeper";
+
   private final CuratorFramework curator;
   private final String basePath;
   private final @Nullable List<ACL> acl;
@@ -139,8 +142,9 @@ public final class ZooKeeperLockStore implements LockStore {
    *     it)
    * @param basePath the parent of all lock nodes, such as {@code /locks}
    * @throws NullPointerException if an argument is null
-   * @throws IllegalArgumentException if the client is not started or the path is not a valid
-   *     absolute ZooKeeper path
+   * @throws IllegalArgumentException if the client is not started, or the path is not a valid
+   *     absolute ZooKeeper path, is the root, or lies in the server's reserved tree {@code
+   *     /zookeeper}
    */
   public ZooKeeperLockStore(CuratorFramework curator, String basePath) {
     this(curator, basePath, null, "", false);
@@ -207,6 +211,16 @@ public final class ZooKeeperLockStore implements LockStore {
     }
     if (basePath.equals("/")) {
       throw new IllegalArgumentException("basePath must not be the root '/'; use e.g. /locks");
+    }
+    // The server keeps its own data there (quotas, the dynamic configuration) and refuses or
+    // restricts writes: locks there would fail on every acquire, so refuse them up front.
+    if (basePath.equals(RESERVED_TREE) || basePath.startsWith(RESERVED_TREE + "/")) {
+      throw new IllegalArgumentException(
+          "basePath '"
+              + basePath
+              + "' is inside "
+              + RESERVED_TREE
+              + ", the tree the ZooKeeper server keeps reserved for itself; use e.g. /locks");
     }
     return basePath;
   }

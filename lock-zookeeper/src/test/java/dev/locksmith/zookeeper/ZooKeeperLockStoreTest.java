@@ -706,4 +706,38 @@ class ZooKeeperLockStoreTest {
     await().atMost(PUSH_BOUND).until(() -> !lost.isEmpty());
     assertThat(lost).containsExactly("marker/EXCLUSIVE");
   }
+
+  @Test
+  @DisplayName(
+      "a base path in ZooKeeper's reserved /zookeeper tree is refused at open, before any"
+          + " connection; /zookeeperish is an ordinary path")
+  void reservedTreeRefused() throws Exception {
+    int nobody;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      nobody = free.getLocalPort(); // Nothing listens once closed: a connection would time out.
+    }
+    for (String base : List.of("/zookeeper", "/zookeeper/", "/zookeeper/quota", "/zookeeper/a/b")) {
+      String uri =
+          "zookeeper://127.0.0.1:"
+              + nobody
+              + base
+              + "?connectionTimeout="
+              + CONNECTION_TIMEOUT.toMillis()
+              + "ms";
+      assertThatThrownBy(() -> LockClient.open(uri).close())
+          .as(base)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("/zookeeper")
+          .hasMessageContaining("reserved");
+    }
+    CuratorFramework mine = curator();
+    assertThatThrownBy(() -> new ZooKeeperLockStore(mine, "/zookeeper/locks"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("reserved");
+
+    LockClient ordinary = client("/zookeeperish");
+    Lease lease = ordinary.lock("z").acquire(Duration.ofSeconds(5));
+    assertThat(curator().getChildren().forPath("/zookeeperish/z")).hasSize(1);
+    lease.release();
+  }
 }
