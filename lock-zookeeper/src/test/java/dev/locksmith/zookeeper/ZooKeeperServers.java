@@ -20,6 +20,7 @@ import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.util.ServiceUtils;
 
 /**
  * Real, in-process ZooKeeper servers for the tests (Curator's {@code curator-test}), tuned to be
@@ -48,6 +49,13 @@ final class ZooKeeperServers {
     System.setProperty("znode.container.checkIntervalMs", "200");
     System.setProperty("zookeeper.4lw.commands.whitelist", "*");
     System.setProperty("zookeeper.admin.enableServer", "false");
+    // A member's election port is picked free before the member binds it, and on a busy machine
+    // another socket (often an outgoing connection of a peer) may hold it for a while: keep
+    // trying for 30 s (one try a second) instead of 3 s.
+    System.setProperty("zookeeper.electionPortBindRetry", "30");
+    // A member that still cannot bind must fail its test (the ensemble never gets ready and the
+    // wait says so), not end the whole test JVM, which ZooKeeper does by default.
+    ServiceUtils.setSystemExitProcedure(ServiceUtils.LOG_ONLY);
   }
 
   private ZooKeeperServers() {}
