@@ -31,7 +31,8 @@ import org.jspecify.annotations.Nullable;
  * client: closing it ends the session.
  *
  * <p>{@link #open} fails with {@link LockStoreException} if no server answers within the connection
- * timeout, and with {@link IllegalArgumentException} for a malformed URI or option.
+ * timeout, and with {@link IllegalArgumentException} for a malformed URI or option, or a base path
+ * in the server's reserved tree {@code /zookeeper} (before connecting).
  */
 public final class ZooKeeperLockProvider implements LockProvider {
 

@@ -10,6 +10,7 @@ import dev.locksmith.spi.LockStore;
 import dev.locksmith.spi.QueuedAttempt;
 import dev.locksmith.spi.ReleaseOutcome;
 import dev.locksmith.spi.StoreListener;
+import dev.locksmith.zookeeper.internal.HoldWatch;
 import dev.locksmith.zookeeper.internal.LockNodes;
 import dev.locksmith.zookeeper.internal.LockNodes.QueueNode;
 import java.nio.ByteBuffer;
@@ -62,6 +63,10 @@ import org.slf4j.LoggerFactory;
  *       StoreListener#resumed()}, {@code LOST} or a new session → {@link
  *       StoreListener#sessionLost}. A holder paused for longer than the session timeout may still
  *       believe it holds: use fencing tokens.
+ *   <li><b>Deleted nodes.</b> A watch on every held node reports its deletion by anyone but this
+ *       store (an operator, a client with an open ACL) at once through {@link
+ *       StoreListener#holdLost}, for every hold of that owner on that lock; the store's own release
+ *       and close are never reported.
  *   <li><b>Fencing.</b> The token is the {@code czxid} (creation transaction id) of the holder's
  *       node: it increases across the ensemble and across restarts and parent re-creation, unlike
  *       the sequence suffix. A read hold's token is the last writer's token (kept in the parent's
@@ -115,6 +120,9 @@ public final class ZooKeeperLockStore implements LockStore {
         public void sessionLost(String reason) {}
       };
 
+  /** The tree the ZooKeeper server keeps for itself. */
+  private static final String RESERVED_TREE = "/zookeeper";
+
   private final CuratorFramework curator;
   private final String basePath;
   private final @Nullable List<ACL> acl;
@@ -134,8 +142,9 @@ public final class ZooKeeperLockStore implements LockStore {
    *     it)
    * @param basePath the parent of all lock nodes, such as {@code /locks}
    * @throws NullPointerException if an argument is null
-   * @throws IllegalArgumentException if the client is not started or the path is not a valid
-   *     absolute ZooKeeper path
+   * @throws IllegalArgumentException if the client is not started, or the path is not a valid
+   *     absolute ZooKeeper path, is the root, or lies in the server's reserved tree {@code
+   *     /zookeeper}
    */
   public ZooKeeperLockStore(CuratorFramework curator, String basePath) {
     this(curator, basePath, null, "", false);
@@ -203,6 +212,16 @@ public final class ZooKeeperLockStore implements LockStore {
     if (basePath.equals("/")) {
       throw new IllegalArgumentException("basePath must not be the root '/'; use e.g. /locks");
     }
+    // The server keeps its own data there (quotas, the dynamic configuration) and refuses or
+    // restricts writes: locks there would fail on every acquire, so refuse them up front.
+    if (basePath.equals(RESERVED_TREE) || basePath.startsWith(RESERVED_TREE + "/")) {
+      throw new IllegalArgumentException(
+          "basePath '"
+              + basePath
+              + "' is inside "
+              + RESERVED_TREE
+              + ", the tree the ZooKeeper server keeps reserved for itself; use e.g. /locks");
+    }
     return basePath;
   }
 
@@ -251,7 +270,7 @@ public final class ZooKeeperLockStore implements LockStore {
           try {
             Look look = look(key, owner, node);
             if (look.blocker() == null) {
-              Hold hold = grant(slot, key, node, look.queue());
+              Hold hold = grant(slot, key, owner, node, look.queue());
               granted = true;
               return Acquisition.acquired(hold.token, 1);
             }
@@ -311,7 +330,7 @@ public final class ZooKeeperLockStore implements LockStore {
           if (look.blocker() == null) {
             boolean granted = false;
             try {
-              Hold hold = grant(slot, key, node, look.queue());
+              Hold hold = grant(slot, key, owner, node, look.queue());
               granted = true;
               return Optional.of(new GrantedAttempt(Acquisition.acquired(hold.token, 1)));
             } finally {
@@ -340,6 +359,7 @@ public final class ZooKeeperLockStore implements LockStore {
           }
           if (curator.checkExists().forPath(hold.path) == null) {
             slot.hold = null;
+            hold.watch.end(); // The engine learns of the loss from this answer: report it once.
             return false;
           }
           return true;
@@ -362,12 +382,17 @@ public final class ZooKeeperLockStore implements LockStore {
           if (hold.holds > 1) {
             if (curator.checkExists().forPath(hold.path) == null) {
               slot.hold = null;
+              hold.watch.end(); // The engine learns of the loss from this answer: report it once.
               return ReleaseOutcome.NOT_HELD;
             }
             hold.holds--;
             return ReleaseOutcome.HOLD_DECREMENTED;
           }
           slot.hold = null;
+          if (!hold.watch.end()) {
+            return ReleaseOutcome.NOT_HELD; // Deleted by someone else, and already reported.
+          }
+          // Ended before the delete, so that the watch does not report our own delete as a loss.
           // One round trip: delete our node. The lock's parent stays; it is a container node, so
           // the server's reaper removes it once it is empty (deleting it here would cost a write
           // per release and make the next acquire of the name re-create it).
@@ -450,7 +475,7 @@ public final class ZooKeeperLockStore implements LockStore {
       // The caller's session lives on: delete what this store still has in it.
       for (Slot slot : slots.values()) {
         Hold hold = slot.hold;
-        if (hold != null && hold.session == currentSessionId()) {
+        if (hold != null && hold.session == currentSessionId() && hold.watch.end()) {
           deleteQuietly(hold.path);
         }
       }
@@ -472,12 +497,14 @@ public final class ZooKeeperLockStore implements LockStore {
     final String path;
     final long token;
     final long session;
+    final HoldWatch watch;
     volatile int holds = 1;
 
-    Hold(String path, long token, long session) {
+    Hold(String path, long token, long session, HoldWatch watch) {
       this.path = path;
       this.token = token;
       this.session = session;
+      this.watch = watch;
     }
   }
 
@@ -544,8 +571,8 @@ public final class ZooKeeperLockStore implements LockStore {
 
   private @Nullable Hold live(Slot slot) {
     Hold hold = slot.hold;
-    if (hold != null && hold.session != currentSessionId()) {
-      slot.hold = null; // From an ended session: its node is gone.
+    if (hold != null && (hold.session != currentSessionId() || hold.watch.isDeleted())) {
+      slot.hold = null; // From an ended session, or deleted by someone else: its node is gone.
       return null;
     }
     return hold;
@@ -560,16 +587,22 @@ public final class ZooKeeperLockStore implements LockStore {
     ensureConnected();
     if (curator.checkExists().forPath(hold.path) == null) {
       slot.hold = null;
-      String reason = "its lock node " + hold.path + " was deleted";
-      fire(() -> listener.holdLost(key, owner, reason));
+      if (hold.watch.end()) { // Else the watch has reported it already.
+        String reason = "its lock node " + hold.path + " was deleted";
+        fire(() -> listener.holdLost(key, owner, reason));
+      }
       return null;
     }
     hold.holds++;
     return Acquisition.acquired(hold.token, hold.holds);
   }
 
-  /** Records that {@code node} now holds {@code key}, and computes its fencing token. */
-  private Hold grant(Slot slot, LockKey key, Created node, List<QueueNode> queue) throws Exception {
+  /**
+   * Records that {@code node} now holds {@code key} for {@code owner}, computes its fencing token,
+   * and watches the node so that its deletion by anyone else is reported.
+   */
+  private Hold grant(Slot slot, LockKey key, String owner, Created node, List<QueueNode> queue)
+      throws Exception {
     long token;
     if (key.mode() == LockMode.READ) {
       Stat stat = new Stat();
@@ -595,9 +628,27 @@ public final class ZooKeeperLockStore implements LockStore {
             .forPath(lockPath(key), ByteBuffer.allocate(Long.BYTES).putLong(token).array());
       }
     }
-    Hold hold = new Hold(node.path(), token, node.session());
+    String reason = "its lock node " + node.path() + " was deleted by another ZooKeeper client";
+    HoldWatch watch =
+        new HoldWatch(
+            curator, node.path(), () -> fire(() -> holdDeleted(key, owner, node.path(), reason)));
+    Hold hold = new Hold(node.path(), token, node.session(), watch);
     slot.hold = hold;
+    watch.arm(); // Last: the hold is recorded by the time a deletion can be reported.
     return hold;
+  }
+
+  /**
+   * Tells the engine that someone else deleted the node of {@code owner}'s hold on {@code key}. The
+   * hold itself is dropped by {@link #live} on its next use: taking the slot's monitor here could
+   * keep the event thread waiting for a store call in flight.
+   */
+  private void holdDeleted(LockKey key, String owner, String path, String reason) {
+    if (closed.get()) {
+      return;
+    }
+    log.warn("Lock node {} of lock '{}' was deleted by someone else: hold lost", path, key.name());
+    listener.holdLost(key, owner, reason);
   }
 
   // ZooKeeper access.
@@ -809,11 +860,22 @@ public final class ZooKeeperLockStore implements LockStore {
         if (before != 0 && now != before) {
           sessionEnded("the ZooKeeper session expired; the client reconnected with a new one");
         } else if (state == ConnectionState.RECONNECTED) {
+          rearmHoldWatches();
           listener.resumed();
         }
         break;
       default:
         break;
+    }
+  }
+
+  /** Sets again the hold watches that could not be set while the connection was down. */
+  private void rearmHoldWatches() {
+    for (Slot slot : slots.values()) {
+      Hold hold = slot.hold;
+      if (hold != null) {
+        hold.watch.armIfUnset();
+      }
     }
   }
 
@@ -960,7 +1022,7 @@ public final class ZooKeeperLockStore implements LockStore {
               result = Acquisition.acquired(existing.token, existing.holds);
               deleteQuietly(node.path());
             } else {
-              result = Acquisition.acquired(grant(slot, key, node, queue).token, 1);
+              result = Acquisition.acquired(grant(slot, key, owner, node, queue).token, 1);
             }
             acquired = result;
             done = true;

@@ -3,12 +3,16 @@ package dev.locksmith.zookeeper;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.tck.LockStoreContract;
+import dev.locksmith.tck.OutsideActor;
 import dev.locksmith.tck.StoreFaults;
 import dev.locksmith.tck.fixture.TcpProxy;
+import dev.locksmith.zookeeper.internal.LockNodes;
+import dev.locksmith.zookeeper.internal.LockNodes.QueueNode;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,8 +30,20 @@ import org.junit.jupiter.api.BeforeAll;
  */
 class ZooKeeperLockContractTest extends LockStoreContract {
 
+  private static final String BASE_PATH = "/locksmith-tck";
+
   private static TestingServer server;
+  private static CuratorFramework operator;
   private static final Map<LockClient, TcpProxy> proxies = new ConcurrentHashMap<>();
+
+  /**
+   * The session: the "lease" of a crashed holder, kept short because the crash and expiry rules
+   * wait for it.
+   */
+  private static final Duration SESSION = Duration.ofSeconds(3);
+
+  /** How long one store operation waits for a connection: generous, for a loaded CI machine. */
+  private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(5);
 
   @BeforeAll
   static void startServer() throws Exception {
@@ -37,6 +53,9 @@ class ZooKeeperLockContractTest extends LockStoreContract {
   @AfterAll
   static void stopServer() throws Exception {
     proxies.values().forEach(TcpProxy::close);
+    if (operator != null) {
+      operator.close();
+    }
     server.close();
   }
 
@@ -47,7 +66,12 @@ class ZooKeeperLockContractTest extends LockStoreContract {
         LockClient.open(
             "zookeeper://127.0.0.1:"
                 + proxy.port()
-                + "/locksmith-tck?sessionTimeout=3s&connectionTimeout=1s",
+                + BASE_PATH
+                + "?sessionTimeout="
+                + SESSION.toMillis()
+                + "ms&connectionTimeout="
+                + CONNECTION_TIMEOUT.toMillis()
+                + "ms",
             options);
     proxies.put(client, proxy);
     return client;
@@ -56,7 +80,17 @@ class ZooKeeperLockContractTest extends LockStoreContract {
   /** Session bound: the "lease" after which a dead holder's lock frees is the session timeout. */
   @Override
   protected Duration shortLease() {
-    return Duration.ofSeconds(3);
+    return SESSION;
+  }
+
+  /**
+   * A failed acquire on a stopped server is two store calls (the engine's clean-up release follows
+   * it), each waiting up to the connection timeout for a connection, and each may first meet the
+   * dead connection once and be retried by Curator (up to a second each on a loaded machine).
+   */
+  @Override
+  protected Duration storeTimeout() {
+    return CONNECTION_TIMEOUT.plusSeconds(1).multipliedBy(2);
   }
 
   /**
@@ -70,6 +104,35 @@ class ZooKeeperLockContractTest extends LockStoreContract {
       proxy.cut();
     }
     super.crash(client);
+  }
+
+  /**
+   * An operator with its own ZooKeeper client (its own session, straight to the server, open ACL):
+   * deletes the nodes of one kind of hold under the lock's parent, as the store lays them out.
+   */
+  @Override
+  protected Optional<OutsideActor> outsideActor() {
+    return Optional.of(
+        (name, mode) -> {
+          try {
+            CuratorFramework zk = operator();
+            String lockPath = BASE_PATH + "/" + LockNodes.encode(name);
+            for (QueueNode node : LockNodes.queue(zk.getChildren().forPath(lockPath), mode)) {
+              if (node.kind().equals(LockNodes.kindOf(mode))) {
+                zk.delete().forPath(lockPath + "/" + node.name());
+              }
+            }
+          } catch (Exception e) {
+            throw new IllegalStateException("could not delete the holds of lock " + name, e);
+          }
+        });
+  }
+
+  private static synchronized CuratorFramework operator() throws Exception {
+    if (operator == null) {
+      operator = ZooKeeperServers.curator(server.getConnectString(), Duration.ofSeconds(10));
+    }
+    return operator;
   }
 
   @Override
@@ -109,6 +172,7 @@ class ZooKeeperLockContractTest extends LockStoreContract {
   private static void start() {
     try {
       server.restart();
+      ZooKeeperServers.awaitServing(server);
     } catch (Exception e) {
       throw new IllegalStateException("could not restart the ZooKeeper test server", e);
     }

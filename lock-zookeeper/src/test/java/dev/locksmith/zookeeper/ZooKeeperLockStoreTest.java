@@ -69,18 +69,57 @@ class ZooKeeperLockStoreTest {
     }
   }
 
+  /** The session of most clients here: long enough to outlive a busy machine's pauses. */
+  private static final Duration SESSION = Duration.ofSeconds(5);
+
+  /**
+   * The longest session the test server grants (20 ticks), for the tests whose clients must outlive
+   * an outage of a connection timeout and more.
+   */
+  private static final Duration LONGEST_SESSION = Duration.ofMillis(20L * ZooKeeperServers.TICK_MS);
+
+  /** How long a store operation waits for a connection: generous, for a loaded CI machine. */
+  private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(5);
+
+  /**
+   * How soon a holder learns that its node was deleted: the store declares no timing of its own
+   * (the server pushes a watch event at once), so this is slack for a loaded 2-core machine.
+   */
+  private static final Duration PUSH_BOUND = Duration.ofSeconds(3);
+
   private String uri(String base) {
-    return "zookeeper://127.0.0.1:" + server.getPort() + base + "?sessionTimeout=5s";
+    return uri(base, SESSION);
+  }
+
+  private String uri(String base, Duration session) {
+    return uri("", base, session);
+  }
+
+  private String uri(String credentials, String base, Duration session) {
+    return "zookeeper://"
+        + credentials
+        + "127.0.0.1:"
+        + server.getPort()
+        + base
+        + "?sessionTimeout="
+        + session.toMillis()
+        + "ms&connectionTimeout="
+        + CONNECTION_TIMEOUT.toMillis()
+        + "ms";
   }
 
   private LockClient client(String base) {
-    LockClient c = LockClient.open(uri(base));
+    return client(base, SESSION);
+  }
+
+  private LockClient client(String base, Duration session) {
+    LockClient c = LockClient.open(uri(base, session));
     toClose.add(c);
     return c;
   }
 
   private CuratorFramework curator() throws Exception {
-    CuratorFramework c = ZooKeeperServers.curator(server.getConnectString(), Duration.ofSeconds(5));
+    CuratorFramework c = ZooKeeperServers.curator(server.getConnectString(), SESSION);
     toClose.add(c);
     return c;
   }
@@ -164,10 +203,10 @@ class ZooKeeperLockStoreTest {
       assertThat(lease.fencingToken()).isGreaterThan(previous);
       previous = lease.fencingToken();
       lease.release();
-      // The parent is a container: the server reaps it once empty, and the sequence suffix
-      // restarts at 0 when the next acquire creates it again.
+      // The parent is a container: the server reaps it once empty (every 200 ms here), and the
+      // sequence suffix restarts at 0 when the next acquire creates it again.
       await()
-          .atMost(Duration.ofSeconds(5))
+          .atMost(Duration.ofSeconds(10))
           .until(() -> admin.checkExists().forPath("/t/fence/recreated") == null);
     }
   }
@@ -363,7 +402,8 @@ class ZooKeeperLockStoreTest {
 
   @Test
   @DisplayName(
-      "an uncontended acquire+release costs three round trips: create, getChildren, delete")
+      "an uncontended acquire+release waits for three round trips (create, getChildren, delete)"
+          + " and pipelines one more: the exists that watches the held node")
   void fewestRoundTrips() throws Exception {
     CuratorFramework mine = curator();
     LockClient a = LockClient.of(new ZooKeeperLockStore(mine, "/t/trips"), LockOptions.defaults());
@@ -381,20 +421,34 @@ class ZooKeeperLockStoreTest {
               @Override
               public void addEvent(EventTrace trace) {}
             });
-    List<String> expected =
+    List<String> waitedFor =
         List.of(
             "CreateBuilderImpl-Foreground",
             "GetChildrenBuilderImpl-Foreground",
             "DeleteBuilderImpl-Foreground");
+    String watch = "ExistsBuilderImpl-Background";
     for (int i = 0; i < 3; i++) {
       // A waiting acquire (through the queue) and a non-blocking one cost the same.
       a.lock("n").acquire(Duration.ofSeconds(5)).release();
-      assertThat(operations).as("acquire(wait) + release").isEqualTo(expected);
-      operations.clear();
+      assertTrips(operations, waitedFor, watch, "acquire(wait) + release");
       a.lock("n").tryAcquire().orElseThrow().release();
-      assertThat(operations).as("tryAcquire() + release").isEqualTo(expected);
-      operations.clear();
+      assertTrips(operations, waitedFor, watch, "tryAcquire() + release");
     }
+  }
+
+  /**
+   * Asserts that {@code operations} are exactly the {@code waitedFor} calls in their order plus the
+   * one background {@code watch}, whose trace is recorded when its answer arrives (maybe after the
+   * release returned); then clears them.
+   */
+  private static void assertTrips(
+      List<String> operations, List<String> waitedFor, String watch, String what) {
+    await().atMost(PUSH_BOUND).until(() -> operations.size() >= waitedFor.size() + 1);
+    List<String> foreground = new ArrayList<>(operations);
+    foreground.remove(watch);
+    assertThat(foreground).as(what).isEqualTo(waitedFor);
+    assertThat(operations).as(what).hasSize(waitedFor.size() + 1).contains(watch);
+    operations.clear();
   }
 
   @Test
@@ -438,7 +492,9 @@ class ZooKeeperLockStoreTest {
   @Test
   @DisplayName("a suspended connection makes the lease invalid until it resumes within the session")
   void suspendAndResume() throws Exception {
-    LockClient a = client("/t/suspend");
+    // The outage below lasts one connection timeout (the failing tryAcquire) and a restart: the
+    // session must outlive it for the lease to resume rather than be lost.
+    LockClient a = client("/t/suspend", LONGEST_SESSION);
     Lease lease = a.lock("s").acquire(Duration.ofSeconds(5));
     List<String> events = new CopyOnWriteArrayList<>();
     lease.onLost(
@@ -466,7 +522,9 @@ class ZooKeeperLockStoreTest {
       assertThatThrownBy(() -> a.lock("other").tryAcquire()).isInstanceOf(LockStoreException.class);
     } finally {
       server.restart();
+      ZooKeeperServers.awaitServing(server);
     }
+    // Serving again: the client reconnects within its backoff (a second or so) plus slack.
     await().atMost(Duration.ofSeconds(10)).until(() -> events.contains("resumed"));
     assertThat(events).doesNotContain("lost");
     assertThat(lease.isValid()).isTrue();
@@ -478,9 +536,7 @@ class ZooKeeperLockStoreTest {
   @DisplayName("a digest identity's lock nodes cannot be deleted or taken by another identity")
   void digestAcl() throws Exception {
     String base = "/acl-test";
-    LockClient alice =
-        LockClient.open(
-            "zookeeper://alice:s3cret@127.0.0.1:" + server.getPort() + base + "?sessionTimeout=5s");
+    LockClient alice = LockClient.open(uri("alice:s3cret@", base, SESSION));
     toClose.add(alice);
     Lease lease = alice.lock("vault").acquire(Duration.ofSeconds(5));
 
@@ -494,12 +550,7 @@ class ZooKeeperLockStoreTest {
     assertThatThrownBy(() -> anonymous.setData().forPath(node, new byte[0]))
         .isInstanceOf(KeeperException.NoAuthException.class);
 
-    LockClient mallory =
-        LockClient.open(
-            "zookeeper://mallory:guess@127.0.0.1:"
-                + server.getPort()
-                + base
-                + "?sessionTimeout=5s");
+    LockClient mallory = LockClient.open(uri("mallory:guess@", base, SESSION));
     toClose.add(mallory);
     assertThatThrownBy(() -> mallory.lock("vault").tryAcquire())
         .isInstanceOf(LockStoreException.class)
@@ -533,11 +584,12 @@ class ZooKeeperLockStoreTest {
   @Test
   @DisplayName("a crashed client's locks free at once: closing Curator ends the session")
   void crashFreesLocks() throws Exception {
-    LockClient a = client("/t/crash");
+    // With the longest session, a lock freed only by the session's expiry would come too late.
+    LockClient a = client("/t/crash", LONGEST_SESSION);
     LockClient b = client("/t/crash");
     a.lock("c").acquire(Duration.ofSeconds(5));
     ((dev.locksmith.internal.EngineClient) a).crash();
-    Lease l = b.lock("c").acquire(Duration.ofSeconds(3));
+    Lease l = b.lock("c").acquire(LONGEST_SESSION.dividedBy(2));
     l.release();
   }
 
@@ -557,5 +609,135 @@ class ZooKeeperLockStoreTest {
         .atMost(Duration.ofSeconds(10))
         .until(() -> admin.getChildren().forPath("/t/interrupt/i").size() == 1);
     held.release();
+  }
+
+  /** Deletes every node of the lock at {@code lockPath}, as an operator with zkCli would. */
+  private static void deleteChildren(CuratorFramework admin, String lockPath) throws Exception {
+    List<String> children = admin.getChildren().forPath(lockPath);
+    assertThat(children).as("nodes under %s", lockPath).isNotEmpty();
+    for (String child : children) {
+      admin.delete().forPath(lockPath + "/" + child);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "a holder whose lock node someone else deletes is told at once (onLost, no longer valid),"
+          + " for exclusive, nested, read and write holds, and another client can then acquire")
+  void deletedNodeIsReported() throws Exception {
+    LockClient a = client("/t/deleted");
+    LockClient b = client("/t/deleted");
+    CuratorFramework admin = curator();
+    DistributedLock exclusive = a.lock("x").withOwner("worker-1");
+    Lease outer = exclusive.acquire(Duration.ofSeconds(5));
+    Lease inner = exclusive.acquire(Duration.ofSeconds(5)); // Nested: the same node, two holds.
+    Lease read = a.readWriteLock("r").readLock().acquire(Duration.ofSeconds(5));
+    Lease write = a.readWriteLock("w").writeLock().acquire(Duration.ofSeconds(5));
+    List<Lease> leases = List.of(outer, inner, read, write);
+    List<Lease> lost = new CopyOnWriteArrayList<>();
+    for (Lease lease : leases) {
+      lease.onLost((l, why) -> lost.add(l));
+    }
+
+    for (String lock : List.of("x", "r", "w")) {
+      deleteChildren(admin, "/t/deleted/" + lock);
+    }
+    long deleted = System.nanoTime();
+    await().atMost(PUSH_BOUND).until(() -> lost.size() >= leases.size());
+    assertThat(Duration.ofNanos(System.nanoTime() - deleted)).isLessThanOrEqualTo(PUSH_BOUND);
+    assertThat(lost).containsExactlyInAnyOrderElementsOf(leases);
+    for (Lease lease : leases) {
+      assertThat(lease.isValid()).as("%s after its node was deleted", lease.name()).isFalse();
+    }
+    assertThatThrownBy(write::release).isInstanceOf(LeaseLostException.class);
+
+    // Only one valid lease at a time: the other client takes each lock at once.
+    assertThat(b.lock("x").tryAcquire()).isPresent().get().satisfies(Lease::release);
+    assertThat(b.readWriteLock("r").writeLock().tryAcquire())
+        .isPresent()
+        .get()
+        .satisfies(Lease::release);
+    assertThat(b.readWriteLock("w").writeLock().tryAcquire())
+        .isPresent()
+        .get()
+        .satisfies(Lease::release);
+  }
+
+  @Test
+  @DisplayName(
+      "the store's own release, nested release and extend are never reported as a lost hold")
+  void ownDeletesAreNotLosses() throws Exception {
+    CuratorFramework admin = curator();
+    ZooKeeperLockStore store = new ZooKeeperLockStore(curator(), "/t/own");
+    toClose.add(store);
+    List<String> lost = new CopyOnWriteArrayList<>();
+    store.listen(
+        new dev.locksmith.spi.StoreListener() {
+          @Override
+          public void holdLost(dev.locksmith.spi.LockKey key, String owner, String reason) {
+            lost.add(key.name() + "/" + key.mode());
+          }
+
+          @Override
+          public void suspended() {}
+
+          @Override
+          public void resumed() {}
+
+          @Override
+          public void sessionLost(String reason) {}
+        });
+    Duration lease = Duration.ofSeconds(30);
+    for (dev.locksmith.spi.LockMode mode : dev.locksmith.spi.LockMode.values()) {
+      dev.locksmith.spi.LockKey key = new dev.locksmith.spi.LockKey("own-" + mode, mode);
+      assertThat(store.tryAcquire(key, "o", lease).isAcquired()).isTrue();
+      assertThat(store.tryAcquire(key, "o", lease).isAcquired()).isTrue();
+      assertThat(store.release(key, "o"))
+          .isEqualTo(dev.locksmith.spi.ReleaseOutcome.HOLD_DECREMENTED);
+      assertThat(store.extend(key, "o", lease)).isTrue();
+      assertThat(store.release(key, "o")).isEqualTo(dev.locksmith.spi.ReleaseOutcome.RELEASED);
+    }
+    // A loss the store must report, after everything above: ZooKeeper delivers watch events in
+    // order, so a report of an earlier release would come before this one.
+    dev.locksmith.spi.LockKey marker =
+        new dev.locksmith.spi.LockKey("marker", dev.locksmith.spi.LockMode.EXCLUSIVE);
+    assertThat(store.tryAcquire(marker, "o", lease).isAcquired()).isTrue();
+    deleteChildren(admin, store.lockPath(marker));
+    await().atMost(PUSH_BOUND).until(() -> !lost.isEmpty());
+    assertThat(lost).containsExactly("marker/EXCLUSIVE");
+  }
+
+  @Test
+  @DisplayName(
+      "a base path in ZooKeeper's reserved /zookeeper tree is refused at open, before any"
+          + " connection; /zookeeperish is an ordinary path")
+  void reservedTreeRefused() throws Exception {
+    int nobody;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      nobody = free.getLocalPort(); // Nothing listens once closed: a connection would time out.
+    }
+    for (String base : List.of("/zookeeper", "/zookeeper/", "/zookeeper/quota", "/zookeeper/a/b")) {
+      String uri =
+          "zookeeper://127.0.0.1:"
+              + nobody
+              + base
+              + "?connectionTimeout="
+              + CONNECTION_TIMEOUT.toMillis()
+              + "ms";
+      assertThatThrownBy(() -> LockClient.open(uri).close())
+          .as(base)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("/zookeeper")
+          .hasMessageContaining("reserved");
+    }
+    CuratorFramework mine = curator();
+    assertThatThrownBy(() -> new ZooKeeperLockStore(mine, "/zookeeper/locks"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("reserved");
+
+    LockClient ordinary = client("/zookeeperish");
+    Lease lease = ordinary.lock("z").acquire(Duration.ofSeconds(5));
+    assertThat(curator().getChildren().forPath("/zookeeperish/z")).hasSize(1);
+    lease.release();
   }
 }
