@@ -62,19 +62,29 @@ class ZooKeeperLockContractTest extends LockStoreContract {
   @Override
   protected LockClient newClient(LockOptions options) {
     TcpProxy proxy = TcpProxy.start("127.0.0.1", server.getPort());
-    LockClient client =
-        LockClient.open(
-            "zookeeper://127.0.0.1:"
-                + proxy.port()
-                + BASE_PATH
-                + "?sessionTimeout="
-                + SESSION.toMillis()
-                + "ms&connectionTimeout="
-                + CONNECTION_TIMEOUT.toMillis()
-                + "ms",
-            options);
+    LockClient client = LockClient.open(uri(proxy.port()), options);
     proxies.put(client, proxy);
     return client;
+  }
+
+  /**
+   * Child JVMs reach the server itself: a killed process cannot close its session, so the server
+   * frees its locks at the session timeout, as it would for a real crash.
+   */
+  @Override
+  protected Optional<String> storeUri() {
+    return Optional.of(uri(server.getPort()));
+  }
+
+  private static String uri(int port) {
+    return "zookeeper://127.0.0.1:"
+        + port
+        + BASE_PATH
+        + "?sessionTimeout="
+        + SESSION.toMillis()
+        + "ms&connectionTimeout="
+        + CONNECTION_TIMEOUT.toMillis()
+        + "ms";
   }
 
   /** Session bound: the "lease" after which a dead holder's lock frees is the session timeout. */
