@@ -23,9 +23,20 @@ import picocli.CommandLine.Option;
     name = "compare",
     mixinStandardHelpOptions = true,
     description = {
-      "Runs the same scenarios on each store and prints a side-by-side table: capabilities,",
-      "latency, hand-off, crashed holder, store pause and restart, clock skew, stale release.",
-      "Also writes compare.md and compare.html (with latency charts) into --out."
+      "Runs the same scenarios on every store and prints the results side by side.",
+      "%nThe scenarios: capabilities, uncontended and hand-off latency, a crashed holder, the"
+          + " store paused and restarted, a skewed client clock, a release after expiry. With no"
+          + " --stores or --uri it starts every store available here on free loopback ports"
+          + " (redis and memcached need their server binaries on the PATH) and stops them"
+          + " afterwards. Also writes compare.md and compare.html (with latency charts) into"
+          + " --out."
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:every scenario ran and no promise was broken",
+      "1:a store broke a promise (see the 'broken promises' row)",
+      "2:usage error (unknown option or store name)",
+      "3:a store could not be started"
     })
 final class CompareCommand implements Callable<Integer> {
 
@@ -33,7 +44,10 @@ final class CompareCommand implements Callable<Integer> {
       names = "--stores",
       split = ",",
       paramLabel = "NAME",
-      description = "Stores to start and compare (default: every one available here).")
+      completionCandidates = StoreCatalog.Names.class,
+      description =
+          "Stores to start and compare, from: ${COMPLETION-CANDIDATES} (default: every one"
+              + " available here).")
   List<String> stores = new ArrayList<>();
 
   @Option(

@@ -61,11 +61,11 @@ final class TckCommand implements Callable<Integer> {
     }
     if (uri == null) {
       System.err.println("Missing required option: '--uri=URI' (or --rules to list the rules)");
-      return 2;
+      return Locksmith.EXIT_USAGE;
     }
     if (shortLeaseMs < 1 || slackMs < 0) {
       System.err.println("--short-lease must be positive and --slack not negative");
-      return 2;
+      return Locksmith.EXIT_USAGE;
     }
     String shown = LockUri.redact(uri);
     try (LockClient probe = LockClient.open(uri)) {

@@ -38,6 +38,50 @@ class LocksmithCommandTest {
     return out.toString(StandardCharsets.UTF_8);
   }
 
+  private String stderr() {
+    return err.toString(StandardCharsets.UTF_8);
+  }
+
+  private static int freePort() throws java.io.IOException {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  @Test
+  @DisplayName("no arguments is a usage error: exit 2 with the usage on standard error")
+  void noArguments() {
+    assertThat(Locksmith.run(new String[0])).isEqualTo(2);
+    assertThat(stderr()).contains("Usage: locksmith");
+    assertThat(stdout()).isEmpty();
+  }
+
+  @Test
+  @DisplayName("--help gives each command a whole-sentence summary and lists the exit codes")
+  void helpSummariesAndExitCodes() {
+    assertThat(Locksmith.run("--help")).isZero();
+    String help = stdout();
+    String commands = help.substring(help.indexOf("Commands:"), help.indexOf("  help "));
+    String compare =
+        commands.substring(commands.indexOf("compare "), commands.indexOf("  tck ")).strip();
+    assertThat(compare.replaceAll("\\s+", " ")).endsWith(".");
+    assertThat(help)
+        .contains("Exit codes:")
+        .containsPattern("0 +success")
+        .containsPattern("1 +a promise failed")
+        .containsPattern("2 +usage error")
+        .containsPattern("3 +a store could not be started or reached");
+  }
+
+  @Test
+  @DisplayName("compare --help names every store --stores takes, and the exit codes")
+  void compareHelpNamesStores() {
+    assertThat(Locksmith.run("compare", "--help")).isZero();
+    assertThat(stdout().replaceAll("\\s+", " "))
+        .contains("mem, h2, zookeeper, redis, memcached")
+        .contains("Exit codes:");
+  }
+
   @Test
   @DisplayName("compare on mem prints the table, writes Markdown and HTML, and exits 0")
   void compareOnMem(@TempDir Path dir) throws Exception {

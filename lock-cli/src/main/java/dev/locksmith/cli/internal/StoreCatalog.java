@@ -27,6 +27,14 @@ public final class StoreCatalog {
     }
   }
 
+  /** The names {@code --stores} takes, for the help text; {@link #local()} knows the same ones. */
+  public static final class Names implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return List.of("mem", "h2", "zookeeper", "redis", "memcached").iterator();
+    }
+  }
+
   private final Map<String, Entry> entries = new LinkedHashMap<>();
 
   /** The catalog of this machine. */
