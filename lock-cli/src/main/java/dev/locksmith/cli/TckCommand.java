@@ -27,8 +27,18 @@ import picocli.CommandLine.Option;
     name = "tck",
     mixinStandardHelpOptions = true,
     description = {
-      "Runs the whole Locksmith test kit against a live store and exits non-zero if a promise fails.",
-      "Tests use their own random lock names; faults are never injected into a live store."
+      "Runs the whole Locksmith test kit against a live store, rule by rule.",
+      "%nTests use their own random lock names; faults are never injected into a live store, so"
+          + " the rules that need them are skipped with a reason. JDBC URIs work for H2,"
+          + " PostgreSQL and MariaDB/MySQL (jdbc:mariadb:), whose drivers ship with the command."
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:every rule that ran passed",
+      "1:a rule failed: the store broke a promise",
+      "2:usage error: no --uri, a malformed URI, or a URI whose JDBC driver is not on the class"
+          + " path",
+      "3:the store could not be reached (\"cannot reach ... cannot connect\")"
     })
 final class TckCommand implements Callable<Integer> {
 
@@ -71,8 +81,9 @@ final class TckCommand implements Callable<Integer> {
     try (LockClient probe = LockClient.open(uri)) {
       System.out.println("testing " + shown + " (capabilities: " + probe.capabilities() + ")");
     } catch (IllegalArgumentException | dev.locksmith.UnsupportedLockUriException e) {
+      // A missing JDBC driver lands here too: a packaging problem, not an unreachable store.
       System.err.println("bad URI: " + e.getMessage());
-      return 2;
+      return Locksmith.EXIT_USAGE;
     } catch (RuntimeException e) {
       System.err.println("cannot reach " + shown + ": " + e.getMessage());
       return Locksmith.EXIT_STORE_UNAVAILABLE;

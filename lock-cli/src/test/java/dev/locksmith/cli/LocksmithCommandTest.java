@@ -83,6 +83,31 @@ class LocksmithCommandTest {
   }
 
   @Test
+  @DisplayName(
+      "tck with a JDBC URI whose driver is not on the class path names the missing driver (exit 2)")
+  void tckMissingDriver() throws Exception {
+    int code = Locksmith.run("tck", "--uri", "jdbc:sqlserver://127.0.0.1:" + freePort());
+    assertThat(code).as(stderr()).isEqualTo(2);
+    assertThat(stderr()).contains("no JDBC driver for 'jdbc:sqlserver:'");
+  }
+
+  @Test
+  @DisplayName(
+      "tck against a dead PostgreSQL or MariaDB (a port with nothing listening) says cannot"
+          + " connect and exits 3: the drivers ship with the command")
+  void tckDeadDatabase() throws Exception {
+    for (String uri :
+        java.util.List.of(
+            "jdbc:postgresql://127.0.0.1:" + freePort() + "/app",
+            "jdbc:mariadb://127.0.0.1:" + freePort() + "/app")) {
+      err.reset();
+      int code = Locksmith.run("tck", "--uri", uri);
+      assertThat(code).as(uri + ": " + stderr()).isEqualTo(Locksmith.EXIT_STORE_UNAVAILABLE);
+      assertThat(stderr()).contains("cannot connect").doesNotContainIgnoringCase("driver");
+    }
+  }
+
+  @Test
   @DisplayName("compare on mem prints the table, writes Markdown and HTML, and exits 0")
   void compareOnMem(@TempDir Path dir) throws Exception {
     int code =
