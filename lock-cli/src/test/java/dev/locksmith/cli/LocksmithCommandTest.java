@@ -192,5 +192,26 @@ class LocksmithCommandTest {
     // lives in this JVM only, so the 4 multi-process rules cannot reach it.
     assertThat(skipped).isLessThanOrEqualTo(12);
     assertThat(stdout()).doesNotContain(" FAIL ");
+    // The rules run and print in rule order, 1.1 first.
+    java.util.List<int[]> ids = new java.util.ArrayList<>();
+    java.util.regex.Matcher rule =
+        java.util.regex.Pattern.compile("Rule (\\d+)\\.(\\d+):").matcher(stdout());
+    while (rule.find()) {
+      ids.add(new int[] {Integer.parseInt(rule.group(1)), Integer.parseInt(rule.group(2))});
+    }
+    // (Parameterized rules print their invocations without the rule id.)
+    assertThat(ids).hasSizeGreaterThan(80);
+    assertThat(ids.get(0)).containsExactly(1, 1);
+    for (int i = 1; i < ids.size(); i++) {
+      int[] a = ids.get(i - 1);
+      int[] b = ids.get(i);
+      assertThat(a[0] < b[0] || (a[0] == b[0] && a[1] <= b[1]))
+          .as("rule %d.%d printed after %d.%d", b[0], b[1], a[0], a[1])
+          .isTrue();
+    }
+    // Skip reasons speak to a CLI user, who cannot override the kit's hooks.
+    assertThat(stdout())
+        .doesNotContainPattern("override \\w+\\(\\)")
+        .contains("needs fault injection");
   }
 }
