@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -76,12 +77,24 @@ final class CompareCommand implements Callable<Integer> {
       description = "Hand-offs measured per store (default: ${DEFAULT-VALUE}).")
   int handoffs = 50;
 
+  @Option(
+      names = "--width",
+      paramLabel = "COLUMNS",
+      description =
+          "Width of the printed table (default: the COLUMNS environment variable, else the"
+              + " terminal's width, else 80). Narrow widths list long cells store by store.")
+  @Nullable Integer width;
+
   @Override
   public Integer call() throws Exception {
     if (samples < 10 || samples > 1_000_000) {
       throw new picocli.CommandLine.ParameterException(
           new picocli.CommandLine(this),
           "--samples must be between 10 and 1000000, was " + samples);
+    }
+    if (width != null && (width < 40 || width > 1000)) {
+      throw new picocli.CommandLine.ParameterException(
+          new picocli.CommandLine(this), "--width must be between 40 and 1000, was " + width);
     }
     if (handoffs < 1 || handoffs > 10_000) {
       throw new picocli.CommandLine.ParameterException(
@@ -150,10 +163,11 @@ final class CompareCommand implements Callable<Integer> {
             (System.nanoTime() - start) / 1e9);
     ReportWriter writer = new ReportWriter(reports, machine);
     System.out.println();
-    System.out.println(writer.text());
+    System.out.println(writer.text(width == null ? TerminalWidth.detect() : width));
     writer.writeFiles(out);
-    System.out.println(
-        "wrote " + out.resolve("compare.md") + " and " + out.resolve("compare.html"));
+    // One path a line: paths are long, and a terminal wraps a long line mid-path.
+    System.out.println("wrote " + out.resolve("compare.md"));
+    System.out.println("  and " + out.resolve("compare.html"));
     boolean broken = reports.stream().anyMatch(r -> !r.brokenPromises().isEmpty());
     return broken ? Locksmith.EXIT_PROMISE_FAILED : 0;
   }

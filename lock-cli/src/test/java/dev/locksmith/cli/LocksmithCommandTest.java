@@ -83,6 +83,30 @@ class LocksmithCommandTest {
   }
 
   @Test
+  @DisplayName("compare at 80 columns: no line longer than 80, every store and long row shown")
+  void compareAtEightyColumns(@TempDir Path dir) throws Exception {
+    int code =
+        Locksmith.run(
+            "compare",
+            "--stores",
+            "mem,h2,zookeeper",
+            "--samples",
+            "100",
+            "--handoffs",
+            "3",
+            "--width",
+            "80",
+            "--out",
+            dir.toString());
+    assertThat(code).as(stdout()).isZero();
+    assertThat(stdout().lines().filter(l -> l.codePointCount(0, l.length()) > 80))
+        .as(stdout())
+        .isEmpty();
+    assertThat(stdout())
+        .contains("mem", "h2", "zookeeper", "crashed holder", "store killed and restarted");
+  }
+
+  @Test
   @DisplayName(
       "tck with a JDBC URI whose driver is not on the class path names the missing driver (exit 2)")
   void tckMissingDriver() throws Exception {

@@ -59,31 +59,121 @@ public final class ReportWriter {
     return p == null || p.count() == 0 ? "—" : String.format(Locale.ROOT, "%.2f ms", p.millis(q));
   }
 
-  /** The table for a terminal: one column per store, long cells wrapped. */
-  public String text() {
-    int labelWidth = rows().stream().mapToInt(r -> r.label().length()).max().orElse(10);
-    int colWidth = Math.max(16, Math.min(40, 120 / Math.max(1, reports.size())));
-    StringBuilder sb = new StringBuilder();
-    sb.append(pad("", labelWidth));
-    for (StoreReport r : reports) {
-      sb.append(" | ").append(pad(r.name, colWidth));
+  /** The widest column a side-by-side cell gets; wider would only leave gaps. */
+  private static final int MAX_CELL = 40;
+
+  /** Below this a side-by-side cell wraps a sentence into a tall thin column: list it instead. */
+  private static final int MIN_CELL = 20;
+
+  /**
+   * The table for a terminal {@code width} columns wide; no line is longer than {@code width}. Wide
+   * enough, one column per store with long cells wrapped. Narrower, the short rows (capabilities,
+   * numbers) stay a table with one narrow column per store, and each long row (what a crashed
+   * holder, a pause or a restart did) is listed store by store beneath it.
+   */
+  public String text(int width) {
+    List<Row> rows = rows();
+    int n = Math.max(1, reports.size());
+    int labelWidth = rows.stream().mapToInt(r -> r.label().length()).max().orElse(10);
+    int cell = Math.min(MAX_CELL, (width - labelWidth - 3 * n) / n);
+    if (cell >= MIN_CELL) {
+      return sideBySide(rows, labelWidth, cell);
     }
-    sb.append('\n').append("-".repeat(labelWidth + reports.size() * (colWidth + 3))).append('\n');
-    for (Row row : rows()) {
+    return narrow(rows, width);
+  }
+
+  private String sideBySide(List<Row> rows, int labelWidth, int cell) {
+    StringBuilder sb = new StringBuilder();
+    StringBuilder header = new StringBuilder(pad("", labelWidth));
+    for (StoreReport r : reports) {
+      header.append(" | ").append(pad(r.name, cell));
+    }
+    line(sb, header);
+    sb.append("-".repeat(labelWidth + reports.size() * (cell + 3))).append('\n');
+    for (Row row : rows) {
       List<List<String>> cells =
-          reports.stream()
-              .map(r -> wrap(row.value().apply(r), colWidth))
-              .collect(Collectors.toList());
+          reports.stream().map(r -> wrap(row.value().apply(r), cell)).collect(Collectors.toList());
       int lines = cells.stream().mapToInt(List::size).max().orElse(1);
       for (int i = 0; i < lines; i++) {
-        sb.append(pad(i == 0 ? row.label() : "", labelWidth));
+        StringBuilder l = new StringBuilder(pad(i == 0 ? row.label() : "", labelWidth));
         for (List<String> c : cells) {
-          sb.append(" | ").append(pad(i < c.size() ? c.get(i) : "", colWidth));
+          l.append(" | ").append(pad(i < c.size() ? c.get(i) : "", cell));
         }
-        sb.append('\n');
+        line(sb, l);
       }
     }
     return sb.toString();
+  }
+
+  private String narrow(List<Row> rows, int width) {
+    int nameWidth =
+        Math.min(width / 3, reports.stream().mapToInt(r -> r.name.length()).max().orElse(4));
+    // A row is short when every store's value fits a column as wide as the widest store name
+    // or number (at least 9, so "12,345.67" and "123.45 ms" fit).
+    int cell = Math.max(9, nameWidth);
+    List<Row> shortRows = new ArrayList<>();
+    List<Row> longRows = new ArrayList<>();
+    for (Row row : rows) {
+      boolean fits = reports.stream().allMatch(r -> row.value().apply(r).length() <= cell);
+      (fits ? shortRows : longRows).add(row);
+    }
+    int labelWidth =
+        Math.min(
+            rows.stream().mapToInt(r -> r.label().length()).max().orElse(10),
+            width - reports.size() * (cell + 2));
+    StringBuilder sb = new StringBuilder();
+    if (labelWidth >= 12 && !shortRows.isEmpty()) {
+      StringBuilder header = new StringBuilder(pad("", labelWidth));
+      for (StoreReport r : reports) {
+        header.append("  ").append(pad(r.name, cell));
+      }
+      line(sb, header);
+      sb.append("-".repeat(labelWidth + reports.size() * (cell + 2))).append('\n');
+      for (Row row : shortRows) {
+        List<String> label = wrap(row.label(), labelWidth);
+        for (int i = 0; i < label.size(); i++) {
+          StringBuilder l = new StringBuilder(pad(label.get(i), labelWidth));
+          if (i == label.size() - 1) {
+            for (StoreReport r : reports) {
+              l.append("  ").append(pad(row.value().apply(r), cell));
+            }
+          }
+          line(sb, l);
+        }
+      }
+      sb.append('\n');
+    } else {
+      longRows = rows;
+    }
+    // Each long row as a list: the store's name, then its value wrapped beside it.
+    int valueWidth = width - 2 - nameWidth - 2;
+    for (Row row : longRows) {
+      for (String l : wrap(row.label() + ":", width)) {
+        line(sb, new StringBuilder(l));
+      }
+      for (StoreReport r : reports) {
+        List<String> name = wrap(r.name, nameWidth);
+        List<String> value = wrap(row.value().apply(r), valueWidth);
+        for (int i = 0; i < Math.max(name.size(), value.size()); i++) {
+          StringBuilder l = new StringBuilder("  ");
+          l.append(pad(i < name.size() ? name.get(i) : "", nameWidth)).append("  ");
+          l.append(i < value.size() ? value.get(i) : "");
+          line(sb, l);
+        }
+      }
+    }
+    return sb.toString();
+  }
+
+  /**
+   * Appends {@code l} without the padding at its end (which would wrap a terminal just as text).
+   */
+  private static void line(StringBuilder sb, StringBuilder l) {
+    int end = l.length();
+    while (end > 0 && l.charAt(end - 1) == ' ') {
+      end--;
+    }
+    sb.append(l, 0, end).append('\n');
   }
 
   /** The table as Markdown, with a header that says where it was measured. */
@@ -288,10 +378,19 @@ public final class ReportWriter {
     return s.length() >= width ? s : s + " ".repeat(width - s.length());
   }
 
+  /** {@code s} in lines of at most {@code width}, broken at spaces, or inside a longer word. */
   private static List<String> wrap(String s, int width) {
+    List<String> words = new ArrayList<>();
+    for (String word : s.split(" ")) {
+      while (word.length() > width) {
+        words.add(word.substring(0, width));
+        word = word.substring(width);
+      }
+      words.add(word);
+    }
     List<String> lines = new ArrayList<>();
     StringBuilder line = new StringBuilder();
-    for (String word : s.split(" ")) {
+    for (String word : words) {
       if (line.length() > 0 && line.length() + 1 + word.length() > width) {
         lines.add(line.toString());
         line.setLength(0);
