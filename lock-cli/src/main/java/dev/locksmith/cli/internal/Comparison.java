@@ -316,6 +316,7 @@ public final class Comparison {
       control.kill();
       Thread.sleep(300);
       control.restart();
+      long restartedAt = System.nanoTime();
       Optional<Lease> other = Optional.empty();
       long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
       while (System.nanoTime() < deadline) {
@@ -361,6 +362,12 @@ public final class Comparison {
         }
       } else {
         holder += "; no fencing token";
+      }
+      // Close the clients only once their reconnect attempts from the outage are over (see
+      // StoreTarget.reconnectSettle), else a client shuts down under its own pending attempts.
+      long settleNanos = target.reconnectSettle().toNanos() - (System.nanoTime() - restartedAt);
+      if (settleNanos > 0) {
+        TimeUnit.NANOSECONDS.sleep(settleNanos);
       }
     }
     r.restart = holder;

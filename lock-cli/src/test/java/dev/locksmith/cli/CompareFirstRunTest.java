@@ -1,0 +1,86 @@
+package dev.locksmith.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A newcomer's first {@code locksmith compare}: every store this machine can start (redis-server
+ * and memcached must be on the PATH, as {@code scripts/test} ensures), run once, then checked for
+ * what the user sees: exit code, standard error, the table at 100 columns, and the report files.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CompareFirstRunTest {
+
+  private static final List<String> STORES =
+      List.of("mem", "h2", "zookeeper", "redis", "memcached");
+
+  private int code;
+  private String stdout;
+  private String stderr;
+  private String markdown;
+
+  @BeforeAll
+  void runCompare(@TempDir Path dir) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream oldOut = System.out;
+    PrintStream oldErr = System.err;
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    try {
+      code =
+          Locksmith.run(
+              "compare",
+              "--samples",
+              "300",
+              "--handoffs",
+              "30",
+              "--width",
+              "100",
+              "--out",
+              dir.toString());
+    } finally {
+      System.setOut(oldOut);
+      System.setErr(oldErr);
+    }
+    stdout = out.toString(StandardCharsets.UTF_8);
+    stderr = err.toString(StandardCharsets.UTF_8);
+    markdown = Files.readString(dir.resolve("compare.md"));
+  }
+
+  @Test
+  @DisplayName("the run compares all five stores and exits 0")
+  void comparesEveryStore() {
+    assertThat(code).as(stdout + stderr).isZero();
+    assertThat(stdout).doesNotContain("skipping");
+    assertThat(markdown).contains("| | mem | h2 | zookeeper | redis | memcached |");
+  }
+
+  @Test
+  @DisplayName("a successful run prints no stack trace and no exception on standard error")
+  void noStackTraces() {
+    List<String> bad =
+        stderr.lines().filter(l -> l.startsWith("\tat ") || l.contains("Exception")).toList();
+    assertThat(bad).as(stderr).isEmpty();
+  }
+
+  @Test
+  @DisplayName("at --width 100 no line of standard output is longer than 100 columns")
+  void fitsHundredColumns() {
+    assertThat(stdout.lines().filter(l -> l.codePointCount(0, l.length()) > 100))
+        .as(stdout)
+        .isEmpty();
+    assertThat(stdout).contains("crashed holder", "hand-off p99", "release after expiry");
+  }
+}
