@@ -154,12 +154,14 @@ final class CompareCommand implements Callable<Integer> {
     }
     String machine =
         String.format(
-            "%d cores, Java %s, %s; %d samples, %d hand-offs per store; %.0f s in all",
+            "%d cores, Java %s, %s; %d samples, %d hand-offs (after %d warm-up ones, not"
+                + " counted) per store; %.0f s in all",
             Runtime.getRuntime().availableProcessors(),
             System.getProperty("java.version"),
             System.getProperty("os.name") + " " + System.getProperty("os.arch"),
             samples,
             handoffs,
+            Comparison.warmUpHandoffs(handoffs),
             (System.nanoTime() - start) / 1e9);
     ReportWriter writer = new ReportWriter(reports, machine);
     System.out.println();
