@@ -7,10 +7,14 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -20,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A newcomer's first {@code locksmith compare}: every store this machine can start (redis-server
  * and memcached must be on the PATH, as {@code scripts/test} ensures), run once, then checked for
- * what the user sees: exit code, standard error, the table at 100 columns, and the report files.
+ * what the user sees: exit code, standard error, the table at 100 columns, and the HTML report.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CompareFirstRunTest {
@@ -32,6 +36,7 @@ class CompareFirstRunTest {
   private String stdout;
   private String stderr;
   private String markdown;
+  private Document html;
 
   @BeforeAll
   void runCompare(@TempDir Path dir) throws Exception {
@@ -60,6 +65,7 @@ class CompareFirstRunTest {
     stdout = out.toString(StandardCharsets.UTF_8);
     stderr = err.toString(StandardCharsets.UTF_8);
     markdown = Files.readString(dir.resolve("compare.md"));
+    html = Jsoup.parse(dir.resolve("compare.html").toFile(), "UTF-8");
   }
 
   @Test
@@ -110,6 +116,43 @@ class CompareFirstRunTest {
     // Before warm-up was excluded the first hand-off (a new pub/sub subscription) made p99
     // 130-370 ms against a p50 near 1 ms; a loaded machine still stalls, so allow 100 ms.
     assertThat(p99).as("redis hand-off p50 %s ms, p99 %s ms", p50, p99).isLessThan(100);
+  }
+
+  @Test
+  @DisplayName("compare.html has every store's caveats, as compare.md does")
+  void htmlHasCaveats() {
+    assertThat(markdown).contains("## Caveats per store");
+    for (String store : STORES) {
+      Element section = html.getElementById("caveats-" + store);
+      assertThat(section).as("caveats of " + store).isNotNull();
+      assertThat(section.selectFirst("h3").text()).isEqualTo(store);
+      assertThat(section.selectFirst("p").text()).hasSizeGreaterThan(80);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "every chart in compare.html has axis titles and a legend with a line sample per store")
+  void chartsHaveAxisTitlesAndLegendSamples() {
+    List<Element> charts = html.select("svg.chart");
+    assertThat(charts).hasSize(2);
+    for (Element chart : charts) {
+      assertThat(chart.select("text.axis-title.x").text()).contains("ms");
+      assertThat(chart.select("text.axis-title.y").text()).contains("%");
+      List<Element> entries = chart.select("g.legend g.entry");
+      assertThat(entries.stream().map(e -> e.selectFirst("text").text()))
+          .containsExactlyElementsOf(STORES);
+      List<String> lineColours = new ArrayList<>();
+      chart.select("polyline").forEach(p -> lineColours.add(p.attr("stroke")));
+      for (Element e : entries) {
+        Element sample = e.selectFirst("line");
+        assertThat(sample).isNotNull();
+        assertThat(lineColours).contains(sample.attr("stroke"));
+      }
+      // Scales with the window instead of a fixed 720 px box beside empty space.
+      assertThat(chart.attr("viewBox")).isNotEmpty();
+      assertThat(chart.parent().parent().hasClass("charts")).isTrue();
+    }
   }
 
   /** The cells of one Markdown table row, by store. */

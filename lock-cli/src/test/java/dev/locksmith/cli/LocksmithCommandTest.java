@@ -150,7 +150,7 @@ class LocksmithCommandTest {
     assertThat(Files.readString(dir.resolve("compare.md")))
         .contains("| | mem |", "## Caveats per store", "### mem");
     assertThat(Files.readString(dir.resolve("compare.html")))
-        .contains("<svg", "polyline", "Hand-off latency");
+        .contains("<svg", "polyline", "Hand-off: release to the next waiter");
   }
 
   @Test
