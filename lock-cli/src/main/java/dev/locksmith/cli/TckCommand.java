@@ -150,8 +150,9 @@ final class TckCommand implements Callable<Integer> {
     if (reason == null) {
       return "";
     }
-    return reason
-        .replace(
+    // The line already says "skip"; the kit's own "skipped: " prefix would say it twice.
+    String why = reason.startsWith("skipped: ") ? reason.substring("skipped: ".length()) : reason;
+    return why.replace(
             "no StoreFaults hook (override faults() to run it)",
             "needs fault injection (pausing, killing, restarting the store): not available against"
                 + " a live deployment; 'locksmith compare' runs these faults on stores it starts")
