@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -23,9 +24,20 @@ import picocli.CommandLine.Option;
     name = "compare",
     mixinStandardHelpOptions = true,
     description = {
-      "Runs the same scenarios on each store and prints a side-by-side table: capabilities,",
-      "latency, hand-off, crashed holder, store pause and restart, clock skew, stale release.",
-      "Also writes compare.md and compare.html (with latency charts) into --out."
+      "Runs the same scenarios on every store and prints the results side by side.",
+      "%nThe scenarios: capabilities, uncontended and hand-off latency, a crashed holder, the"
+          + " store paused and restarted, a skewed client clock, a release after expiry. With no"
+          + " --stores or --uri it starts every store available here on free loopback ports"
+          + " (redis and memcached need their server binaries on the PATH) and stops them"
+          + " afterwards. Also writes compare.md and compare.html (with latency charts) into"
+          + " --out."
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:every scenario ran and no promise was broken",
+      "1:a store broke a promise (see the 'broken promises' row)",
+      "2:usage error (unknown option or store name)",
+      "3:a store could not be started"
     })
 final class CompareCommand implements Callable<Integer> {
 
@@ -33,7 +45,10 @@ final class CompareCommand implements Callable<Integer> {
       names = "--stores",
       split = ",",
       paramLabel = "NAME",
-      description = "Stores to start and compare (default: every one available here).")
+      completionCandidates = StoreCatalog.Names.class,
+      description =
+          "Stores to start and compare, from: ${COMPLETION-CANDIDATES} (default: every one"
+              + " available here).")
   List<String> stores = new ArrayList<>();
 
   @Option(
@@ -62,12 +77,24 @@ final class CompareCommand implements Callable<Integer> {
       description = "Hand-offs measured per store (default: ${DEFAULT-VALUE}).")
   int handoffs = 50;
 
+  @Option(
+      names = "--width",
+      paramLabel = "COLUMNS",
+      description =
+          "Width of the printed table (default: the COLUMNS environment variable, else the"
+              + " terminal's width, else 80). Narrow widths list long cells store by store.")
+  @Nullable Integer width;
+
   @Override
   public Integer call() throws Exception {
     if (samples < 10 || samples > 1_000_000) {
       throw new picocli.CommandLine.ParameterException(
           new picocli.CommandLine(this),
           "--samples must be between 10 and 1000000, was " + samples);
+    }
+    if (width != null && (width < 40 || width > 1000)) {
+      throw new picocli.CommandLine.ParameterException(
+          new picocli.CommandLine(this), "--width must be between 40 and 1000, was " + width);
     }
     if (handoffs < 1 || handoffs > 10_000) {
       throw new picocli.CommandLine.ParameterException(
@@ -127,19 +154,22 @@ final class CompareCommand implements Callable<Integer> {
     }
     String machine =
         String.format(
-            "%d cores, Java %s, %s; %d samples, %d hand-offs per store; %.0f s in all",
+            "%d cores, Java %s, %s; %d samples, %d hand-offs (after %d warm-up ones, not"
+                + " counted) per store; %.0f s in all",
             Runtime.getRuntime().availableProcessors(),
             System.getProperty("java.version"),
             System.getProperty("os.name") + " " + System.getProperty("os.arch"),
             samples,
             handoffs,
+            Comparison.warmUpHandoffs(handoffs),
             (System.nanoTime() - start) / 1e9);
     ReportWriter writer = new ReportWriter(reports, machine);
     System.out.println();
-    System.out.println(writer.text());
+    System.out.println(writer.text(width == null ? TerminalWidth.detect() : width));
     writer.writeFiles(out);
-    System.out.println(
-        "wrote " + out.resolve("compare.md") + " and " + out.resolve("compare.html"));
+    // One path a line: paths are long, and a terminal wraps a long line mid-path.
+    System.out.println("wrote " + out.resolve("compare.md"));
+    System.out.println("  and " + out.resolve("compare.html"));
     boolean broken = reports.stream().anyMatch(r -> !r.brokenPromises().isEmpty());
     return broken ? Locksmith.EXIT_PROMISE_FAILED : 0;
   }

@@ -38,6 +38,99 @@ class LocksmithCommandTest {
     return out.toString(StandardCharsets.UTF_8);
   }
 
+  private String stderr() {
+    return err.toString(StandardCharsets.UTF_8);
+  }
+
+  private static int freePort() throws java.io.IOException {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  @Test
+  @DisplayName("no arguments is a usage error: exit 2 with the usage on standard error")
+  void noArguments() {
+    assertThat(Locksmith.run(new String[0])).isEqualTo(2);
+    assertThat(stderr()).contains("Usage: locksmith");
+    assertThat(stdout()).isEmpty();
+  }
+
+  @Test
+  @DisplayName("--help gives each command a whole-sentence summary and lists the exit codes")
+  void helpSummariesAndExitCodes() {
+    assertThat(Locksmith.run("--help")).isZero();
+    String help = stdout();
+    String commands = help.substring(help.indexOf("Commands:"), help.indexOf("  help "));
+    String compare =
+        commands.substring(commands.indexOf("compare "), commands.indexOf("  tck ")).strip();
+    assertThat(compare.replaceAll("\\s+", " ")).endsWith(".");
+    assertThat(help)
+        .contains("Exit codes:")
+        .containsPattern("0 +success")
+        .containsPattern("1 +a promise failed")
+        .containsPattern("2 +usage error")
+        .containsPattern("3 +a store could not be started or reached");
+  }
+
+  @Test
+  @DisplayName("compare --help names every store --stores takes, and the exit codes")
+  void compareHelpNamesStores() {
+    assertThat(Locksmith.run("compare", "--help")).isZero();
+    assertThat(stdout().replaceAll("\\s+", " "))
+        .contains("mem, h2, zookeeper, redis, memcached")
+        .contains("Exit codes:");
+  }
+
+  @Test
+  @DisplayName("compare at 80 columns: no line longer than 80, every store and long row shown")
+  void compareAtEightyColumns(@TempDir Path dir) throws Exception {
+    int code =
+        Locksmith.run(
+            "compare",
+            "--stores",
+            "mem,h2,zookeeper",
+            "--samples",
+            "100",
+            "--handoffs",
+            "3",
+            "--width",
+            "80",
+            "--out",
+            dir.toString());
+    assertThat(code).as(stdout()).isZero();
+    assertThat(stdout().lines().filter(l -> l.codePointCount(0, l.length()) > 80))
+        .as(stdout())
+        .isEmpty();
+    assertThat(stdout())
+        .contains("mem", "h2", "zookeeper", "crashed holder", "store killed and restarted");
+  }
+
+  @Test
+  @DisplayName(
+      "tck with a JDBC URI whose driver is not on the class path names the missing driver (exit 2)")
+  void tckMissingDriver() throws Exception {
+    int code = Locksmith.run("tck", "--uri", "jdbc:sqlserver://127.0.0.1:" + freePort());
+    assertThat(code).as(stderr()).isEqualTo(2);
+    assertThat(stderr()).contains("no JDBC driver for 'jdbc:sqlserver:'");
+  }
+
+  @Test
+  @DisplayName(
+      "tck against a dead PostgreSQL or MariaDB (a port with nothing listening) says cannot"
+          + " connect and exits 3: the drivers ship with the command")
+  void tckDeadDatabase() throws Exception {
+    for (String uri :
+        java.util.List.of(
+            "jdbc:postgresql://127.0.0.1:" + freePort() + "/app",
+            "jdbc:mariadb://127.0.0.1:" + freePort() + "/app")) {
+      err.reset();
+      int code = Locksmith.run("tck", "--uri", uri);
+      assertThat(code).as(uri + ": " + stderr()).isEqualTo(Locksmith.EXIT_STORE_UNAVAILABLE);
+      assertThat(stderr()).contains("cannot connect").doesNotContainIgnoringCase("driver");
+    }
+  }
+
   @Test
   @DisplayName("compare on mem prints the table, writes Markdown and HTML, and exits 0")
   void compareOnMem(@TempDir Path dir) throws Exception {
@@ -57,7 +150,7 @@ class LocksmithCommandTest {
     assertThat(Files.readString(dir.resolve("compare.md")))
         .contains("| | mem |", "## Caveats per store", "### mem");
     assertThat(Files.readString(dir.resolve("compare.html")))
-        .contains("<svg", "polyline", "Hand-off latency");
+        .contains("<svg", "polyline", "Hand-off: release to the next waiter");
   }
 
   @Test
@@ -123,5 +216,27 @@ class LocksmithCommandTest {
     // lives in this JVM only, so the 4 multi-process rules cannot reach it.
     assertThat(skipped).isLessThanOrEqualTo(12);
     assertThat(stdout()).doesNotContain(" FAIL ");
+    // The rules run and print in rule order, 1.1 first.
+    java.util.List<int[]> ids = new java.util.ArrayList<>();
+    java.util.regex.Matcher rule =
+        java.util.regex.Pattern.compile("Rule (\\d+)\\.(\\d+):").matcher(stdout());
+    while (rule.find()) {
+      ids.add(new int[] {Integer.parseInt(rule.group(1)), Integer.parseInt(rule.group(2))});
+    }
+    // (Parameterized rules print their invocations without the rule id.)
+    assertThat(ids).hasSizeGreaterThan(80);
+    assertThat(ids.get(0)).containsExactly(1, 1);
+    for (int i = 1; i < ids.size(); i++) {
+      int[] a = ids.get(i - 1);
+      int[] b = ids.get(i);
+      assertThat(a[0] < b[0] || (a[0] == b[0] && a[1] <= b[1]))
+          .as("rule %d.%d printed after %d.%d", b[0], b[1], a[0], a[1])
+          .isTrue();
+    }
+    // Skip reasons speak to a CLI user, who cannot override the kit's hooks.
+    assertThat(stdout())
+        .doesNotContainPattern("override \\w+\\(\\)")
+        .contains("needs fault injection")
+        .doesNotContain("skipped: ");
   }
 }

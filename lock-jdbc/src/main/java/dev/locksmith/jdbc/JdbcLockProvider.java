@@ -75,6 +75,7 @@ public final class JdbcLockProvider implements LockProvider {
           "lock URI '" + uri + "' has no JDBC subprotocol; write jdbc:h2:…, jdbc:postgresql://…");
     }
     String jdbcUrl = "jdbc:" + uri.body();
+    requireDriver(jdbcUrl);
     JdbcLockStoreOptions.Builder store = JdbcLockStoreOptions.builder();
     options.keyPrefix().ifPresent(store::keyPrefix);
     Properties driver = new Properties();
@@ -140,7 +141,7 @@ public final class JdbcLockProvider implements LockProvider {
       throw new LockStoreException(
           "jdbc: cannot connect to '"
               + LockUri.redact(jdbcUrl)
-              + "' (is the database up, and its JDBC driver on the class path?): "
+              + "' (is the database up and reachable?): "
               + e.getMessage(),
           e);
     }
@@ -149,6 +150,36 @@ public final class JdbcLockProvider implements LockProvider {
     } catch (RuntimeException e) {
       pool.close();
       throw e;
+    }
+  }
+
+  /**
+   * Fails with {@link IllegalArgumentException} naming the missing driver when no JDBC driver on
+   * the class path accepts {@code jdbcUrl}. Without this check the pool reports a missing driver as
+   * a failure to connect, indistinguishable from a database that is down; a missing driver is a
+   * build or packaging mistake that no retry will fix.
+   */
+  private static void requireDriver(String jdbcUrl) {
+    try {
+      java.sql.DriverManager.getDriver(jdbcUrl);
+    } catch (java.sql.SQLException noDriver) {
+      String subprotocol = jdbcUrl.split(":", 3).length > 1 ? jdbcUrl.split(":", 3)[1] : "";
+      String artifact =
+          switch (subprotocol) {
+            case "postgresql" -> "org.postgresql:postgresql";
+            case "mariadb" -> "org.mariadb.jdbc:mariadb-java-client";
+            case "mysql" -> "com.mysql:mysql-connector-j (or use jdbc:mariadb:)";
+            case "h2" -> "com.h2database:h2";
+            default -> "the database's JDBC driver";
+          };
+      throw new IllegalArgumentException(
+          "no JDBC driver for 'jdbc:"
+              + subprotocol
+              + ":' on the class path: add "
+              + artifact
+              + " to use "
+              + LockUri.redact(jdbcUrl),
+          noDriver);
     }
   }
 

@@ -59,31 +59,121 @@ public final class ReportWriter {
     return p == null || p.count() == 0 ? "—" : String.format(Locale.ROOT, "%.2f ms", p.millis(q));
   }
 
-  /** The table for a terminal: one column per store, long cells wrapped. */
-  public String text() {
-    int labelWidth = rows().stream().mapToInt(r -> r.label().length()).max().orElse(10);
-    int colWidth = Math.max(16, Math.min(40, 120 / Math.max(1, reports.size())));
-    StringBuilder sb = new StringBuilder();
-    sb.append(pad("", labelWidth));
-    for (StoreReport r : reports) {
-      sb.append(" | ").append(pad(r.name, colWidth));
+  /** The widest column a side-by-side cell gets; wider would only leave gaps. */
+  private static final int MAX_CELL = 40;
+
+  /** Below this a side-by-side cell wraps a sentence into a tall thin column: list it instead. */
+  private static final int MIN_CELL = 20;
+
+  /**
+   * The table for a terminal {@code width} columns wide; no line is longer than {@code width}. Wide
+   * enough, one column per store with long cells wrapped. Narrower, the short rows (capabilities,
+   * numbers) stay a table with one narrow column per store, and each long row (what a crashed
+   * holder, a pause or a restart did) is listed store by store beneath it.
+   */
+  public String text(int width) {
+    List<Row> rows = rows();
+    int n = Math.max(1, reports.size());
+    int labelWidth = rows.stream().mapToInt(r -> r.label().length()).max().orElse(10);
+    int cell = Math.min(MAX_CELL, (width - labelWidth - 3 * n) / n);
+    if (cell >= MIN_CELL) {
+      return sideBySide(rows, labelWidth, cell);
     }
-    sb.append('\n').append("-".repeat(labelWidth + reports.size() * (colWidth + 3))).append('\n');
-    for (Row row : rows()) {
+    return narrow(rows, width);
+  }
+
+  private String sideBySide(List<Row> rows, int labelWidth, int cell) {
+    StringBuilder sb = new StringBuilder();
+    StringBuilder header = new StringBuilder(pad("", labelWidth));
+    for (StoreReport r : reports) {
+      header.append(" | ").append(pad(r.name, cell));
+    }
+    line(sb, header);
+    sb.append("-".repeat(labelWidth + reports.size() * (cell + 3))).append('\n');
+    for (Row row : rows) {
       List<List<String>> cells =
-          reports.stream()
-              .map(r -> wrap(row.value().apply(r), colWidth))
-              .collect(Collectors.toList());
+          reports.stream().map(r -> wrap(row.value().apply(r), cell)).collect(Collectors.toList());
       int lines = cells.stream().mapToInt(List::size).max().orElse(1);
       for (int i = 0; i < lines; i++) {
-        sb.append(pad(i == 0 ? row.label() : "", labelWidth));
+        StringBuilder l = new StringBuilder(pad(i == 0 ? row.label() : "", labelWidth));
         for (List<String> c : cells) {
-          sb.append(" | ").append(pad(i < c.size() ? c.get(i) : "", colWidth));
+          l.append(" | ").append(pad(i < c.size() ? c.get(i) : "", cell));
         }
-        sb.append('\n');
+        line(sb, l);
       }
     }
     return sb.toString();
+  }
+
+  private String narrow(List<Row> rows, int width) {
+    int nameWidth =
+        Math.min(width / 3, reports.stream().mapToInt(r -> r.name.length()).max().orElse(4));
+    // A row is short when every store's value fits a column as wide as the widest store name
+    // or number (at least 9, so "12,345.67" and "123.45 ms" fit).
+    int cell = Math.max(9, nameWidth);
+    List<Row> shortRows = new ArrayList<>();
+    List<Row> longRows = new ArrayList<>();
+    for (Row row : rows) {
+      boolean fits = reports.stream().allMatch(r -> row.value().apply(r).length() <= cell);
+      (fits ? shortRows : longRows).add(row);
+    }
+    int labelWidth =
+        Math.min(
+            rows.stream().mapToInt(r -> r.label().length()).max().orElse(10),
+            width - reports.size() * (cell + 2));
+    StringBuilder sb = new StringBuilder();
+    if (labelWidth >= 12 && !shortRows.isEmpty()) {
+      StringBuilder header = new StringBuilder(pad("", labelWidth));
+      for (StoreReport r : reports) {
+        header.append("  ").append(pad(r.name, cell));
+      }
+      line(sb, header);
+      sb.append("-".repeat(labelWidth + reports.size() * (cell + 2))).append('\n');
+      for (Row row : shortRows) {
+        List<String> label = wrap(row.label(), labelWidth);
+        for (int i = 0; i < label.size(); i++) {
+          StringBuilder l = new StringBuilder(pad(label.get(i), labelWidth));
+          if (i == label.size() - 1) {
+            for (StoreReport r : reports) {
+              l.append("  ").append(pad(row.value().apply(r), cell));
+            }
+          }
+          line(sb, l);
+        }
+      }
+      sb.append('\n');
+    } else {
+      longRows = rows;
+    }
+    // Each long row as a list: the store's name, then its value wrapped beside it.
+    int valueWidth = width - 2 - nameWidth - 2;
+    for (Row row : longRows) {
+      for (String l : wrap(row.label() + ":", width)) {
+        line(sb, new StringBuilder(l));
+      }
+      for (StoreReport r : reports) {
+        List<String> name = wrap(r.name, nameWidth);
+        List<String> value = wrap(row.value().apply(r), valueWidth);
+        for (int i = 0; i < Math.max(name.size(), value.size()); i++) {
+          StringBuilder l = new StringBuilder("  ");
+          l.append(pad(i < name.size() ? name.get(i) : "", nameWidth)).append("  ");
+          l.append(i < value.size() ? value.get(i) : "");
+          line(sb, l);
+        }
+      }
+    }
+    return sb.toString();
+  }
+
+  /**
+   * Appends {@code l} without the padding at its end (which would wrap a terminal just as text).
+   */
+  private static void line(StringBuilder sb, StringBuilder l) {
+    int end = l.length();
+    while (end > 0 && l.charAt(end - 1) == ' ') {
+      end--;
+    }
+    sb.append(l, 0, end).append('\n');
   }
 
   /** The table as Markdown, with a header that says where it was measured. */
@@ -113,15 +203,27 @@ public final class ReportWriter {
     return sb.toString();
   }
 
-  /** One self-contained HTML page: the table and a latency chart per scenario. */
+  /**
+   * One self-contained HTML page: the table, a latency chart per scenario (side by side where the
+   * window is wide enough) and the same per-store caveats as the Markdown.
+   */
   public String html() {
     StringBuilder sb = new StringBuilder();
     sb.append("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">")
+        .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
         .append("<title>Locksmith: stores compared</title><style>")
-        .append("body{font-family:system-ui,sans-serif;margin:2em;color:#222}")
-        .append(
-            "table{border-collapse:collapse;font-size:14px}td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top}")
-        .append("th{background:#f3f3f3}.chart{margin:1em 0}</style></head><body>")
+        .append("body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1600px}")
+        .append("table{border-collapse:collapse;font-size:14px;width:100%}")
+        .append("td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top}")
+        .append("th{background:#f3f3f3}")
+        // Two charts side by side on a wide window, one under the other on a narrow one.
+        .append(".charts{display:grid;gap:1.5em;")
+        .append("grid-template-columns:repeat(auto-fit,minmax(420px,1fr))}")
+        .append("figure{margin:0}figcaption{font-weight:600;margin:1em 0 .5em}")
+        .append("svg.chart{width:100%;height:auto}")
+        .append(".caveats{columns:2 420px;column-gap:2em}")
+        .append(".caveat{break-inside:avoid}code{background:#f3f3f3;padding:0 2px}")
+        .append("</style></head><body>")
         .append("<h1>Locksmith: the stores compared</h1><p>")
         .append(esc(machine))
         .append("</p><table><tr><th></th>");
@@ -132,13 +234,43 @@ public final class ReportWriter {
       reports.forEach(r -> sb.append("<td>").append(esc(row.value().apply(r))).append("</td>"));
       sb.append("</tr>");
     }
-    sb.append("</table>");
-    sb.append("<h2>Uncontended acquire+release latency (cumulative distribution)</h2>");
-    sb.append(cdf(r -> r.uncontended));
-    sb.append("<h2>Hand-off latency: release to the next waiter's acquire</h2>");
-    sb.append(cdf(r -> r.handoff));
+    sb.append("</table><h2>Latency</h2><div class=\"charts\">");
+    sb.append("<figure><figcaption>Uncontended acquire+release (cumulative distribution)")
+        .append("</figcaption>")
+        .append(cdf(r -> r.uncontended))
+        .append("</figure>");
+    sb.append("<figure><figcaption>Hand-off: release to the next waiter's acquire (cumulative")
+        .append(" distribution)</figcaption>")
+        .append(cdf(r -> r.handoff))
+        .append("</figure></div>");
+    sb.append(caveatsHtml());
     sb.append("</body></html>\n");
     return sb.toString();
+  }
+
+  /** The caveats of the compared stores as HTML: one section per store, inline code kept. */
+  private String caveatsHtml() {
+    String md = caveats();
+    if (md.isEmpty()) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder("<h2>Caveats per store</h2><div class=\"caveats\">");
+    for (String section : md.split("(?m)^### ")) {
+      int nl = section.indexOf('\n');
+      if (nl < 0) {
+        continue;
+      }
+      String store = section.substring(0, nl).trim();
+      String text = section.substring(nl + 1).strip().replaceAll("\\s+", " ");
+      sb.append("<section class=\"caveat\" id=\"caveats-")
+          .append(esc(store))
+          .append("\"><h3>")
+          .append(esc(store))
+          .append("</h3><p>")
+          .append(esc(text).replaceAll("`([^`]+)`", "<code>$1</code>"))
+          .append("</p></section>");
+    }
+    return sb.append("</div>").toString();
   }
 
   private static final String[] COLOURS = {
@@ -147,10 +279,11 @@ public final class ReportWriter {
 
   /** A cumulative distribution per store on a log-scaled millisecond axis, as SVG. */
   private String cdf(Function<StoreReport, Percentiles> which) {
-    int w = 720;
-    int h = 320;
-    int left = 50;
-    int bottom = 40;
+    int w = 640;
+    int h = 340;
+    int left = 64;
+    int bottom = 56;
+    int legendWidth = 130;
     double lo = Double.MAX_VALUE;
     double hi = 0;
     for (StoreReport r : reports) {
@@ -169,10 +302,13 @@ public final class ReportWriter {
     sb.append(
         String.format(
             Locale.ROOT,
-            "<svg class=\"chart\" width=\"%d\" height=\"%d\" xmlns=\"http://www.w3.org/2000/svg\">",
+            "<svg class=\"chart\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\""
+                + " xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">",
+            w,
+            h,
             w,
             h));
-    int plotW = w - left - 150;
+    int plotW = w - left - legendWidth - 10;
     int plotH = h - bottom - 10;
     sb.append(
         String.format(
@@ -193,9 +329,9 @@ public final class ReportWriter {
       sb.append(
           String.format(
               Locale.ROOT,
-              "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s ms</text>",
+              "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s</text>",
               x,
-              h - 22,
+              10 + plotH + 16,
               fmt(Math.pow(10, d))));
     }
     for (int q = 0; q <= 100; q += 25) {
@@ -208,7 +344,23 @@ public final class ReportWriter {
               y + 4,
               q));
     }
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "<text class=\"axis-title x\" x=\"%d\" y=\"%d\" font-size=\"12\""
+                + " text-anchor=\"middle\">latency, ms (log scale)</text>",
+            left + plotW / 2,
+            h - 12));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "<text class=\"axis-title y\" x=\"0\" y=\"0\" font-size=\"12\""
+                + " text-anchor=\"middle\" transform=\"translate(16 %d) rotate(-90)\">"
+                + "samples at or below (%%)</text>",
+            10 + plotH / 2));
+    sb.append("<g class=\"legend\">");
     int i = 0;
+    StringBuilder lines = new StringBuilder();
     for (StoreReport r : reports) {
       Percentiles p = which.apply(r);
       String colour = COLOURS[i % COLOURS.length];
@@ -221,23 +373,33 @@ public final class ReportWriter {
           double y = 10 + plotH - (k + 1.0) / s.length * plotH;
           pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
         }
-        sb.append("<polyline fill=\"none\" stroke-width=\"2\" stroke=\"")
+        lines
+            .append("<polyline fill=\"none\" stroke-width=\"2\" stroke=\"")
             .append(colour)
             .append("\" points=\"")
             .append(pts)
             .append("\"/>");
       }
+      int y = 24 + i * 20;
+      int x = left + plotW + 12;
+      // The sample is drawn like the line it stands for, so the colour is matched by eye.
       sb.append(
           String.format(
               Locale.ROOT,
-              "<text x=\"%d\" y=\"%d\" font-size=\"12\" fill=\"%s\">%s</text>",
-              left + plotW + 10,
-              30 + i * 18,
+              "<g class=\"entry\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\""
+                  + " stroke=\"%s\" stroke-width=\"2\"/>"
+                  + "<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text></g>",
+              x,
+              y - 4,
+              x + 24,
+              y - 4,
               colour,
+              x + 30,
+              y,
               esc(r.name)));
       i++;
     }
-    sb.append("</svg>");
+    sb.append("</g>").append(lines).append("</svg>");
     return sb.toString();
   }
 
@@ -288,10 +450,19 @@ public final class ReportWriter {
     return s.length() >= width ? s : s + " ".repeat(width - s.length());
   }
 
+  /** {@code s} in lines of at most {@code width}, broken at spaces, or inside a longer word. */
   private static List<String> wrap(String s, int width) {
+    List<String> words = new ArrayList<>();
+    for (String word : s.split(" ")) {
+      while (word.length() > width) {
+        words.add(word.substring(0, width));
+        word = word.substring(width);
+      }
+      words.add(word);
+    }
     List<String> lines = new ArrayList<>();
     StringBuilder line = new StringBuilder();
-    for (String word : s.split(" ")) {
+    for (String word : words) {
       if (line.length() > 0 && line.length() + 1 + word.length() > width) {
         lines.add(line.toString());
         line.setLength(0);

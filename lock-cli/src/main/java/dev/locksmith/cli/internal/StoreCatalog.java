@@ -27,6 +27,14 @@ public final class StoreCatalog {
     }
   }
 
+  /** The names {@code --stores} takes, for the help text; {@link #local()} knows the same ones. */
+  public static final class Names implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return List.of("mem", "h2", "zookeeper", "redis", "memcached").iterator();
+    }
+  }
+
   private final Map<String, Entry> entries = new LinkedHashMap<>();
 
   /** The catalog of this machine. */
@@ -125,7 +133,11 @@ public final class StoreCatalog {
 
   private static StoreTarget redis() {
     ServerProcess p = RedisServer.startPersistent();
-    return new StoreTarget("redis", RedisServer.uri(p), p, true, Duration.ofMillis(500)).closing(p);
+    // lock-redis bounds each reconnect handshake by 1 s, and its timer lingers that long; 2.5 s
+    // leaves room for a busy machine's timer thread.
+    return new StoreTarget("redis", RedisServer.uri(p), p, true, Duration.ofMillis(500))
+        .reconnectSettle(Duration.ofMillis(2500))
+        .closing(p);
   }
 
   private static StoreTarget memcached() {

@@ -20,6 +20,7 @@ public final class StoreTarget implements AutoCloseable {
   private final boolean canPause;
   private final Duration shortLease;
   private final List<AutoCloseable> resources = new ArrayList<>();
+  private Duration reconnectSettle = Duration.ZERO;
 
   /**
    * A target called {@code name} at {@code uri}; {@code control} is null when the store cannot be
@@ -37,6 +38,24 @@ public final class StoreTarget implements AutoCloseable {
     this.control = control;
     this.canPause = control != null && canPause;
     this.shortLease = shortLease;
+  }
+
+  /**
+   * Sets how long after the store comes back from a restart its clients must stay open, because
+   * their driver still has reconnect work pending that a shutdown would cut off. Lettuce is such a
+   * driver: every refused reconnect attempt during the outage leaves a handshake timer
+   * (lock-redis's handshake timeout, 1 s) behind, and a client shut down before those timers fire
+   * lets them run against its terminated event loop, which Netty reports as an ERROR with a stack
+   * trace per attempt.
+   */
+  public StoreTarget reconnectSettle(Duration settle) {
+    this.reconnectSettle = settle;
+    return this;
+  }
+
+  /** How long clients stay open after a restart (zero for most stores). */
+  public Duration reconnectSettle() {
+    return reconnectSettle;
   }
 
   /** Registers something to close with the target (a server, a temporary directory). */
