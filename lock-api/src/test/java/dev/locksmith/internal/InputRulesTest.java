@@ -112,5 +112,8 @@ class InputRulesTest {
     assertThat(InputRules.human(Duration.ofMillis(1500))).isEqualTo("1500 ms");
     assertThat(InputRules.human(Duration.ofNanos(1500))).isEqualTo("1500 ns");
     assertThat(InputRules.human(Duration.ofMillis(-1))).isEqualTo("-1 ms");
+    // The unit changes at 10 s: milliseconds below, whole seconds from there on.
+    assertThat(InputRules.human(Duration.ofMillis(9999))).isEqualTo("9999 ms");
+    assertThat(InputRules.human(Duration.ofSeconds(10))).isEqualTo("10 s");
   }
 }
