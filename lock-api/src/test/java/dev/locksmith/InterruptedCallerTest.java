@@ -1,6 +1,8 @@
 package dev.locksmith;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.mem.MemLockSpace;
 import dev.locksmith.mem.MemLockStore;
@@ -13,6 +15,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -147,5 +150,60 @@ class InterruptedCallerTest {
     lock.unlock();
     Thread.interrupted();
     assertThat(client.lock("uninterruptible").isLocked()).isFalse();
+  }
+
+  @Test
+  @DisplayName("lockInterruptibly() takes a free lock, nests, and refuses an interrupted caller")
+  void lockInterruptiblyOnAFreeLock() throws Exception {
+    ThreadOwnedLock lock = client.lock("interruptible").asLock();
+    lock.lockInterruptibly();
+    lock.lockInterruptibly();
+    assertThat(lock.getHoldCount()).isEqualTo(2);
+    lock.unlock();
+    lock.unlock();
+    assertThat(client.lock("interruptible").isLocked()).isFalse();
+
+    Thread.currentThread().interrupt();
+    assertThatThrownBy(lock::lockInterruptibly).isInstanceOf(InterruptedException.class);
+    assertThat(Thread.currentThread().isInterrupted())
+        .as("the flag is consumed by the exception, as in java.util.concurrent")
+        .isFalse();
+    assertThat(lock.isHeldByCurrentThread()).isFalse();
+    assertThat(client.lock("interruptible").isLocked()).isFalse();
+  }
+
+  @Test
+  @DisplayName(
+      "lockInterruptibly() waiting for a held lock gives up when interrupted, holding nothing")
+  void lockInterruptiblyGivesUpWhileWaiting() throws Exception {
+    ThreadOwnedLock lock = client.lock("contended").asLock();
+    lock.lock();
+    AtomicReference<Throwable> outcome = new AtomicReference<>();
+    Thread waiter =
+        new Thread(
+            () -> {
+              try {
+                lock.lockInterruptibly();
+                outcome.set(new AssertionError("acquired a held lock"));
+              } catch (Throwable t) {
+                outcome.set(t);
+              }
+            });
+    waiter.start();
+    // The waiter is parked in the engine's wait, not still starting.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                waiter.getState() == Thread.State.TIMED_WAITING
+                    || waiter.getState() == Thread.State.WAITING);
+    waiter.interrupt();
+    waiter.join(Duration.ofSeconds(10).toMillis());
+    assertThat(waiter.isAlive()).isFalse();
+    assertThat(outcome.get()).isInstanceOf(InterruptedException.class);
+    lock.unlock();
+    assertThat(client.lock("contended").isLocked())
+        .as("the interrupted waiter left no hold behind")
+        .isFalse();
   }
 }
