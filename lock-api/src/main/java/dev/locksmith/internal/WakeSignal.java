@@ -16,12 +16,10 @@ final class WakeSignal {
 
   /**
    * Waits up to {@code nanos} for a signal; a signal that came while the waiter was busy counts.
-   *
-   * @return whether a signal came
+   * Either way the waiter asks the store again, so whether a signal came is not returned.
    */
-  boolean await(long nanos) throws InterruptedException {
-    boolean signalled = permits.tryAcquire(nanos, TimeUnit.NANOSECONDS);
+  void await(long nanos) throws InterruptedException {
+    permits.tryAcquire(nanos, TimeUnit.NANOSECONDS);
     permits.drainPermits();
-    return signalled;
   }
 }
