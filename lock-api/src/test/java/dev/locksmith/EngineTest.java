@@ -335,6 +335,38 @@ class EngineTest {
   }
 
   @Test
+  @DisplayName(
+      "lockAll waits: tryAcquire(wait) gives up holding none, acquire() takes all once free")
+  void multiLockWaits() throws Exception {
+    LockClient a = client();
+    LockClient b = client();
+    Lease y = b.lock("y").tryAcquire().orElseThrow();
+    assertThat(a.lockAll("x", "y").tryAcquire(Duration.ofMillis(200))).isEmpty();
+    assertThat(b.lock("x").tryAcquire())
+        .as("x was given back after the wait")
+        .isPresent()
+        .get()
+        .satisfies(Lease::release);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<MultiLease> all = pool.submit(() -> a.lockAll("x", "y").acquire());
+      await()
+          .during(Duration.ofMillis(300))
+          .atMost(Duration.ofSeconds(2))
+          .until(() -> !all.isDone());
+      y.release();
+      try (MultiLease got = all.get(30, TimeUnit.SECONDS)) {
+        assertThat(got.isValid()).isTrue();
+        assertThat(b.lock("x").tryAcquire()).isEmpty();
+        assertThat(b.lock("y").tryAcquire()).isEmpty();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(b.lock("y").tryAcquire()).as("closing the multi-lease released y").isPresent();
+  }
+
+  @Test
   @DisplayName("lockAll is all or nothing")
   void multiLockAllOrNothing() {
     LockClient a = client();
