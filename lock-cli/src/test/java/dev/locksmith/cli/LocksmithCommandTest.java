@@ -98,7 +98,10 @@ class LocksmithCommandTest {
             "80",
             "--out",
             dir.toString());
-    assertThat(code).as(stdout()).isZero();
+    Path report = dir.resolve("compare.md");
+    assertThat(code)
+        .as("%s%n%s", stdout(), Files.exists(report) ? Files.readString(report) : "(no report)")
+        .isZero();
     assertThat(stdout().lines().filter(l -> l.codePointCount(0, l.length()) > 80))
         .as(stdout())
         .isEmpty();

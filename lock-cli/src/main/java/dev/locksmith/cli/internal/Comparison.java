@@ -82,8 +82,14 @@ public final class Comparison {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
       }
-      r.notes.add(what + " failed: " + e);
-      r.broken(what + ": " + e.getMessage());
+      // Where it failed, for the bug report: a failed step is a broken promise (exit 1).
+      progress.printf("  %-10s %s failed: %s%n", target.name(), what, e);
+      StackTraceElement[] frames = e.getStackTrace();
+      for (int i = 0; i < Math.min(8, frames.length); i++) {
+        progress.printf("  %-10s     at %s%n", "", frames[i]);
+      }
+      // The exception's type too: some (InterruptedException, TimeoutException) carry no message.
+      r.broken(what + ": " + e);
     }
   }
 

@@ -24,7 +24,6 @@ public final class StoreReport {
   String clockSkew = "not run";
   String staleRelease = "not run";
   final List<String> brokenPromises = new ArrayList<>();
-  final List<String> notes = new ArrayList<>();
 
   StoreReport(String name, String uri) {
     this.name = name;
