@@ -134,6 +134,47 @@ class LockObserverTest {
   }
 
   @Test
+  @DisplayName(
+      "a lease asked about while its loss is being reported answers LeaseLostException with the"
+          + " reason (seen under load: a NullPointerException from extend and release)")
+  void leaseAskedWhileItsLossIsReported() throws Exception {
+    // The observer hears leaseEnded on the watchdog's thread, between the lease turning LOST and
+    // its listeners being told: the window in which another thread can call the lease.
+    List<Throwable> answers = new CopyOnWriteArrayList<>();
+    List<String> reasons = new CopyOnWriteArrayList<>();
+    LockObserver asking =
+        new LockObserver() {
+          @Override
+          public void leaseEnded(String store, Lease lease) {
+            answers.add(thrownBy(() -> lease.extend(Duration.ofSeconds(5))));
+            answers.add(thrownBy(lease::release));
+            Throwable listening = thrownBy(() -> lease.onLost((l, r) -> reasons.add(r.reason())));
+            answers.add(
+                listening instanceof AssertionError ? new LeaseLostException("-", "") : listening);
+          }
+        };
+    LockClient a =
+        client(
+            LockOptions.builder()
+                .observer(asking)
+                .autoRenew(false)
+                .leaseTime(Duration.ofMillis(300)));
+    a.lock("race").tryAcquire().orElseThrow();
+    await().atMost(Duration.ofSeconds(10)).until(() -> answers.size() == 3);
+    assertThat(answers).allSatisfy(t -> assertThat(t).isInstanceOf(LeaseLostException.class));
+    assertThat(reasons).singleElement().asString().contains("expired");
+  }
+
+  private static Throwable thrownBy(Runnable call) {
+    try {
+      call.run();
+      return new AssertionError("no exception");
+    } catch (RuntimeException e) {
+      return e;
+    }
+  }
+
+  @Test
   @DisplayName("failed renewals are reported as FAILED until the lease runs out")
   void failedRenewals() {
     Recording seen = new Recording();

@@ -260,18 +260,28 @@ final class EngineLease implements Lease {
       if (state != State.ACTIVE) {
         return;
       }
+      // The reason goes with the state: a caller that sees LOST reads it (the observer below may
+      // run for a while before the listeners are told).
+      lostReason = reason;
       state = State.LOST;
       client.watchdog().unwatch(this);
     }
     client.forget(this);
-    fireLost(reason);
+    tellLost(reason);
   }
 
+  /** Marks a released lease lost: the store answered that it no longer held it. */
   private void fireLost(LeaseLostException reason) {
-    List<LeaseLostListener> toTell;
     synchronized (this) {
       lostReason = reason;
       state = State.LOST;
+    }
+    tellLost(reason);
+  }
+
+  private void tellLost(LeaseLostException reason) {
+    List<LeaseLostListener> toTell;
+    synchronized (this) {
       toTell = new ArrayList<>(listeners);
       listeners.clear();
     }
