@@ -1,6 +1,7 @@
 package dev.locksmith;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.UUID;
@@ -54,6 +55,31 @@ class OptionsInForceTest {
       assertThat(a2.lock("n").tryAcquire()).as("the same prefix is the same lock").isEmpty();
       held.release();
     }
+  }
+
+  @Test
+  @DisplayName(
+      "mem:?waiters=queue declares FAIR_QUEUE and serves waiters in turn; another value is refused"
+          + " naming the option")
+  void memWaitersOption() throws Exception {
+    try (LockClient polling = LockClient.open("mem:" + space);
+        LockClient queueing = LockClient.open("mem:" + space + "?waiters=queue")) {
+      assertThat(polling.capabilities()).doesNotContain(Capability.FAIR_QUEUE);
+      assertThat(queueing.capabilities()).contains(Capability.FAIR_QUEUE);
+      Lease held = polling.lock("q").tryAcquire().orElseThrow();
+      assertThat(queueing.lock("q").tryAcquire(Duration.ofMillis(100)))
+          .as("a queued wait on a held lock gives up at its timeout")
+          .isEmpty();
+      held.release();
+      assertThat(queueing.lock("q").tryAcquire(Duration.ofSeconds(5)))
+          .as("a queued wait once the queue is empty and the lock free")
+          .hasValueSatisfying(Lease::release);
+    }
+    assertThatThrownBy(() -> LockClient.open("mem:" + space + "?waiters=fifo"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("waiters='fifo'")
+        .hasMessageContaining("'poll'")
+        .hasMessageContaining("'queue'");
   }
 
   private static LockOptions prefix(String p) {

@@ -321,9 +321,15 @@ final class EngineLock implements DistributedLock {
         if (remaining <= 0) {
           return null;
         }
+        // The queue signals when our predecessor leaves; the cap guards against a lost signal, and
+        // the hint against a holder that expires rather than releases (nobody signals that).
+        long pause = Math.min(remaining, client.options().backoffMax().toNanos() * 20);
+        if (a.retryAfter() != null) {
+          pause =
+              Math.min(pause, Math.max(0, InputRules.saturatedNanos(a.retryAfter())) + 1_000_000);
+        }
         try {
-          // The queue signals when our predecessor leaves; the cap guards against a lost signal.
-          signal.await(Math.min(remaining, client.options().backoffMax().toNanos() * 20));
+          signal.await(pause);
         } catch (InterruptedException e) {
           if (interruptible) {
             throw e;

@@ -5,9 +5,12 @@ import dev.locksmith.spi.Acquisition;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockMode;
 import dev.locksmith.spi.LockState;
+import dev.locksmith.spi.QueuedAttempt;
 import dev.locksmith.spi.ReleaseOutcome;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -36,6 +39,8 @@ public final class MemLockSpace {
   private final Map<String, ReadWrite> readWrite = new HashMap<>();
   private final Map<String, Long> fences = new HashMap<>();
   private final Map<String, Set<Runnable>> releaseListeners = new ConcurrentHashMap<>();
+  // Waiters' places per lock (exclusive, or both sides of a read-write lock), oldest first.
+  private final Map<String, Deque<Place>> queues = new HashMap<>();
   private volatile boolean unavailable;
 
   private MemLockSpace(String name) {
@@ -115,15 +120,34 @@ public final class MemLockSpace {
     checkUp();
     long now = System.nanoTime();
     synchronized (this) {
-      switch (key.mode()) {
-        case EXCLUSIVE:
-          return acquireExclusive(key.name(), owner, leaseNanos, now);
-        case WRITE:
-          return acquireWrite(key.name(), owner, leaseNanos, now);
-        default:
-          return acquireRead(key.name(), owner, leaseNanos, now);
-      }
+      return acquire(key, owner, leaseNanos, now);
     }
+  }
+
+  private Acquisition acquire(LockKey key, String owner, long leaseNanos, long now) {
+    switch (key.mode()) {
+      case EXCLUSIVE:
+        return acquireExclusive(key.name(), owner, leaseNanos, now);
+      case WRITE:
+        return acquireWrite(key.name(), owner, leaseNanos, now);
+      default:
+        return acquireRead(key.name(), owner, leaseNanos, now);
+    }
+  }
+
+  /**
+   * Puts {@code owner} at the end of the waiters' queue of {@code key}: it may take the lock only
+   * when every place ahead of it has left (acquired or given up), as a ZooKeeper sequential node
+   * does. A tryAcquire outside the queue may still take a free lock ahead of the queue, as {@link
+   * java.util.concurrent.locks.ReentrantLock#tryLock()} does on a fair lock.
+   */
+  QueuedAttempt enqueue(LockKey key, String owner, long leaseNanos) {
+    checkUp();
+    Place place = new Place(key, owner, leaseNanos);
+    synchronized (this) {
+      queues.computeIfAbsent(group(key), k -> new ArrayDeque<>()).addLast(place);
+    }
+    return place;
   }
 
   private Acquisition acquireExclusive(String lock, String owner, long leaseNanos, long now) {
@@ -339,6 +363,85 @@ public final class MemLockSpace {
     List<Runnable> all = new ArrayList<>();
     releaseListeners.values().forEach(all::addAll);
     return all;
+  }
+
+  /** A waiter's place in a queue: it polls the lock only while no place is ahead of it. */
+  private final class Place implements QueuedAttempt {
+    private final LockKey key;
+    private final String owner;
+    private final long leaseNanos;
+    private boolean done; // guarded by the space
+    private @Nullable AutoCloseable watch;
+
+    Place(LockKey key, String owner, long leaseNanos) {
+      this.key = key;
+      this.owner = owner;
+      this.leaseNanos = leaseNanos;
+    }
+
+    @Override
+    public Acquisition poll() {
+      checkUp();
+      long now = System.nanoTime();
+      Acquisition a;
+      synchronized (MemLockSpace.this) {
+        Deque<Place> queue = queues.get(group(key));
+        if (done || queue == null || queue.peekFirst() != this) {
+          return Acquisition.busy(); // Not our turn: the place ahead of us signals when it leaves.
+        }
+        a = acquire(key, owner, leaseNanos, now);
+        if (!a.isAcquired()) {
+          return a;
+        }
+        leave(queue);
+      }
+      // Readers behind a reader may take their turn at once.
+      listenersOf(key).forEach(Runnable::run);
+      return a;
+    }
+
+    @Override
+    public void awaitChange(Runnable signal) {
+      checkUp();
+      AutoCloseable previous = watch;
+      watch = onRelease(key, signal);
+      closeWatch(previous);
+    }
+
+    @Override
+    public void close() {
+      synchronized (MemLockSpace.this) {
+        Deque<Place> queue = queues.get(group(key));
+        if (done || queue == null) {
+          return;
+        }
+        leave(queue);
+        ReadWrite rw = readWrite.get(key.name());
+        if (rw != null && key.mode() == LockMode.WRITE) {
+          rw.waitingWriters.remove(owner);
+        }
+      }
+      closeWatch(watch);
+      listenersOf(key).forEach(Runnable::run); // The place behind ours may be first now.
+    }
+
+    private void leave(Deque<Place> queue) {
+      done = true;
+      queue.remove(this);
+      if (queue.isEmpty()) {
+        queues.remove(group(key));
+      }
+    }
+
+    private void closeWatch(@Nullable AutoCloseable w) {
+      if (w != null) {
+        try {
+          w.close();
+        } catch (Exception e) {
+          throw new IllegalStateException(e); // Our own handles only remove a set entry.
+        }
+      }
+    }
   }
 
   /** One owner's hold: exclusive, writer or reader. */

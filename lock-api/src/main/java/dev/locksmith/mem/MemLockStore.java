@@ -6,6 +6,7 @@ import dev.locksmith.spi.Acquisition;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockState;
 import dev.locksmith.spi.LockStore;
+import dev.locksmith.spi.QueuedAttempt;
 import dev.locksmith.spi.ReleaseOutcome;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -22,7 +23,18 @@ import java.util.Set;
  */
 public final class MemLockStore implements LockStore {
 
-  private static final Set<Capability> CAPABILITIES =
+  /** How a connection's waiters wait for a held lock. */
+  public enum Waiters {
+    /** They poll, woken early by release notifications (the default). */
+    POLL,
+    /**
+     * They join the space's queue of the lock and take it in the order they joined ({@link
+     * Capability#FAIR_QUEUE}); {@code mem:NAME?waiters=queue}.
+     */
+    QUEUE
+  }
+
+  private static final Set<Capability> POLLING =
       Set.copyOf(
           EnumSet.of(
               Capability.FENCING,
@@ -30,9 +42,19 @@ public final class MemLockStore implements LockStore {
               Capability.REENTRANCY,
               Capability.READ_WRITE,
               Capability.WAKE_ON_RELEASE));
+  private static final Set<Capability> QUEUEING =
+      Set.copyOf(
+          EnumSet.of(
+              Capability.FENCING,
+              Capability.DURABLE_FENCING,
+              Capability.REENTRANCY,
+              Capability.READ_WRITE,
+              Capability.WAKE_ON_RELEASE,
+              Capability.FAIR_QUEUE));
 
   private final MemLockSpace space;
   private final String keyPrefix;
+  private final Waiters waiters;
   private volatile boolean closed;
 
   /** A connection to {@code space}, with no key prefix. */
@@ -47,8 +69,19 @@ public final class MemLockStore implements LockStore {
    * @throws IllegalArgumentException if the prefix is over 64 UTF-8 bytes or has control characters
    */
   public MemLockStore(MemLockSpace space, String keyPrefix) {
+    this(space, keyPrefix, Waiters.POLL);
+  }
+
+  /**
+   * A connection to {@code space} with {@code keyPrefix} whose waiters wait as {@code waiters}
+   * says.
+   *
+   * @throws IllegalArgumentException if the prefix is over 64 UTF-8 bytes or has control characters
+   */
+  public MemLockStore(MemLockSpace space, String keyPrefix, Waiters waiters) {
     this.space = java.util.Objects.requireNonNull(space, "space must not be null");
     this.keyPrefix = dev.locksmith.internal.InputRules.keyPrefix(keyPrefix);
+    this.waiters = java.util.Objects.requireNonNull(waiters, "waiters must not be null");
   }
 
   /** The space this connection works on (for fault injection in tests). */
@@ -72,7 +105,7 @@ public final class MemLockStore implements LockStore {
 
   @Override
   public Set<Capability> capabilities() {
-    return CAPABILITIES;
+    return waiters == Waiters.QUEUE ? QUEUEING : POLLING;
   }
 
   @Override
@@ -109,6 +142,14 @@ public final class MemLockStore implements LockStore {
   public Optional<AutoCloseable> onRelease(LockKey key, Runnable onRelease) {
     checkOpen();
     return Optional.of(space.onRelease(inSpace(key), onRelease));
+  }
+
+  @Override
+  public Optional<QueuedAttempt> enqueue(LockKey key, String owner, Duration leaseTime) {
+    checkOpen();
+    return waiters == Waiters.QUEUE
+        ? Optional.of(space.enqueue(inSpace(key), owner, leaseTime.toNanos()))
+        : Optional.empty();
   }
 
   private void checkOpen() {
