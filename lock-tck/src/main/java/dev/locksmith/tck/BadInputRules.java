@@ -67,7 +67,13 @@ public interface BadInputRules extends KitTest {
             kit.name("é"),
             kit.name("e\u0301"),
             kit.name("a:b:"),
-            kit.name("a"));
+            kit.name("a"),
+            // Each pair differs only outside Latin-1 (a latin1 column or getBytes(ISO_8859_1)
+            // turns both into "??"): CJK, and emoji outside the Basic Multilingual Plane.
+            kit.name("订单"),
+            kit.name("库存"),
+            kit.name("🔒"),
+            kit.name("😀"));
     List<Lease> held = new ArrayList<>();
     for (String n : names) {
       Optional<Lease> l = kit.client().lock(n).tryAcquire();

@@ -63,6 +63,7 @@ public final class FaultInjectingStore implements LockStore {
   private final Object healed = new Object();
   private volatile @Nullable Duration retryHint;
   private volatile boolean pushAndQueue = true;
+  private final AtomicInteger places = new AtomicInteger();
 
   /** Wraps {@code delegate}; every operation passes through until a fault is injected. */
   public FaultInjectingStore(LockStore delegate) {
@@ -95,6 +96,11 @@ public final class FaultInjectingStore implements LockStore {
   /** How often {@code operation} was called so far. */
   public int calls(Operation operation) {
     return calls.get(operation).get();
+  }
+
+  /** How many places in the store's waiters' queue this store handed out so far. */
+  public int queued() {
+    return places.get();
   }
 
   /** Makes every busy answer carry {@code hint} as its retry hint (null: the real store's). */
@@ -232,7 +238,12 @@ public final class FaultInjectingStore implements LockStore {
 
   @Override
   public Optional<QueuedAttempt> enqueue(LockKey key, String owner, Duration leaseTime) {
-    return pushAndQueue ? delegate.enqueue(key, owner, leaseTime) : Optional.empty();
+    if (!pushAndQueue) {
+      return Optional.empty();
+    }
+    Optional<QueuedAttempt> place = delegate.enqueue(key, owner, leaseTime);
+    place.ifPresent(p -> places.incrementAndGet());
+    return place;
   }
 
   @Override

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.locksmith.Capability;
 import dev.locksmith.Lease;
 import dev.locksmith.LockClient;
+import dev.locksmith.LockOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,5 +107,33 @@ public interface MutualExclusionRules extends KitTest {
     assertThat(kit.client().lock(name).tryAcquire()).as("exclusive lock still held").isEmpty();
     w.get().release();
     x.release();
+  }
+
+  @Test
+  default void rule_1_6_keyPrefixesSeparateClients() throws Exception {
+    Kit kit = kit();
+    LockClient a = kit.client(LockOptions.builder().keyPrefix("kit-a.").build());
+    LockClient alsoA = kit.client(LockOptions.builder().keyPrefix("kit-a.").build());
+    LockClient b = kit.client(LockOptions.builder().keyPrefix("kit-b.").build());
+    LockClient none = kit.client();
+    kit.forEveryKind(
+        a,
+        kind -> {
+          String name = kit.name("p-" + kind);
+          Lease held = kind.of(a, name).tryAcquire().orElseThrow();
+          assertThat(kind.of(b, name).tryAcquire())
+              .as("%s '%s' under another key prefix while prefix 'kit-a.' holds it", kind, name)
+              .hasValueSatisfying(Lease::release);
+          assertThat(kind.of(none, name).tryAcquire())
+              .as("%s '%s' with no key prefix while prefix 'kit-a.' holds it", kind, name)
+              .hasValueSatisfying(Lease::release);
+          assertThat(kind.rival().of(alsoA, name).tryAcquire())
+              .as("%s '%s' on another client with the same key prefix", kind.rival(), name)
+              .isEmpty();
+          held.release();
+          assertThat(kind.rival().of(alsoA, name).tryAcquire())
+              .as("%s '%s' with the same key prefix once released", kind.rival(), name)
+              .hasValueSatisfying(Lease::release);
+        });
   }
 }

@@ -205,4 +205,20 @@ public interface ReadWriteRules extends KitTest {
         .isPresent();
     r2.get().release();
   }
+
+  @Test
+  @Requires(Capability.READ_WRITE)
+  default void rule_8_8_writerExcludesReadersOfItsOwnClient() {
+    Kit kit = kit();
+    LockClient a = kit.client();
+    String name = kit.name("rw");
+    Lease w = rw(a, name).writeLock().tryAcquire().orElseThrow();
+    assertThat(rw(a, name).readLock().tryAcquire())
+        .as("a reader of the writer's own client (another owner) while the writer holds")
+        .isEmpty();
+    w.release();
+    assertThat(rw(a, name).readLock().tryAcquire())
+        .as("a reader of that client once the writer released")
+        .hasValueSatisfying(Lease::release);
+  }
 }

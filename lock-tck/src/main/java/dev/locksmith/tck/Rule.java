@@ -25,6 +25,11 @@ public enum Rule {
           + " no two holds overlap"),
   R1_4(1, 4, "locks with different names are independent"),
   R1_5(1, 5, "lock(name) and readWriteLock(name) are independent namespaces"),
+  R1_6(
+      1,
+      6,
+      "clients with different key prefixes hold the same name at once, and clients with the same"
+          + " prefix exclude each other"),
 
   R2_1(
       2,
@@ -152,6 +157,21 @@ public enum Rule {
       7,
       "tryAcquire() and asLock().tryLock() on an interrupted thread take a free lock, find a held"
           + " one busy, and leave the interrupt flag set"),
+  R7_8(
+      7,
+      8,
+      "on a store that pushes releases, a waiter with a 30 s backoff wakes within the slack after"
+          + " the holder releases (the push wakes it, not its polling)"),
+  R7_9(
+      7,
+      9,
+      "on a store that keeps a queue, waiters get the lock in the order they asked: three waiters"
+          + " that queued one after another hold it one after another in that order"),
+  R7_10(
+      7,
+      10,
+      "on a store that keeps a queue, a waiter that gave up leaves it: the waiter behind it gets"
+          + " the lock within the slack after the holder releases"),
 
   R8_1(8, 1, "readers on different clients hold the read lock at once"),
   R8_2(
@@ -179,6 +199,11 @@ public enum Rule {
       7,
       "a write tryAcquire() that finds the lock taken leaves no waiting-writer mark: once the"
           + " holder releases, new readers get in at once"),
+  R8_8(
+      8,
+      8,
+      "while a writer holds, readers of the writer's own client are refused too (only the same"
+          + " owner may read under its write lock)"),
 
   R9_1(
       9,
@@ -197,7 +222,7 @@ public enum Rule {
       10,
       3,
       "names that naive key encodings conflate are different locks (case, ':' vs '_', NFC vs NFD,"
-          + " trailing space, prefix)"),
+          + " trailing space, prefix, characters outside Latin-1)"),
   R10_4(10, 4, "null names and name lists are refused with NullPointerException"),
   R10_5(10, 5, "lockAll with no names or a repeated name is refused"),
   R10_6(10, 6, "non-positive, over-long and null lease times are refused, naming leaseTime"),
@@ -284,12 +309,27 @@ public enum Rule {
       10,
       "[kind] a nested acquire by the holder adds a hold with the same token and renews the lease;"
           + " release counts the holds down"),
-  R12_11(12, 11, "a busy answer's retry hint is no longer than the holder's lease"),
+  R12_11(
+      12,
+      11,
+      "a busy answer's retry hint is no longer than the holder's lease and no shorter than what is"
+          + " left of it, less the store's granularity and the slack"),
   R12_12(
       12,
       12,
       "a writer that found readers keeps new readers out until it acquires or withdraws, and"
           + " withdraw lets them in"),
+  R12_13(
+      12,
+      13,
+      "each reader's hold ends on its own lease: a reader that stopped extending expires while"
+          + " another keeps extending"),
+  R12_14(
+      12,
+      14,
+      "a waiting-writer mark ends with its writer's lease: a writer that found readers and then"
+          + " died (never acquired nor withdrew) keeps new readers out no longer than its lease plus"
+          + " the slack"),
 
   R13_1(
       13,

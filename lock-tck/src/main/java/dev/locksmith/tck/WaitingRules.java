@@ -4,15 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.locksmith.Capability;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.Lease;
 import dev.locksmith.LockClient;
+import dev.locksmith.LockOptions;
 import dev.locksmith.LockTimeoutException;
 import dev.locksmith.ThreadOwnedLock;
 import dev.locksmith.internal.EngineClient;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -86,6 +92,109 @@ public interface WaitingRules extends KitTest {
     lease.release();
     long at = Kit.within(woke, Duration.ofSeconds(30), "the waiter");
     assertThat(Duration.ofNanos(at - released)).isLessThan(kit.slack());
+  }
+
+  @Test
+  @Requires(Capability.WAKE_ON_RELEASE)
+  default void rule_7_8_pushWakesAPatientWaiter() throws Exception {
+    Kit kit = kit();
+    LockClient a = kit.client();
+    // A waiter that polls only every 30 s: in time only if the store's push wakes it. The holder's
+    // lease is as long, so that a retry hint (its remaining lease) does not wake the waiter either.
+    LockClient b =
+        kit.client(
+            LockOptions.builder().backoff(Duration.ofSeconds(30), Duration.ofSeconds(60)).build());
+    String name = kit.name("x");
+    Lease lease = a.lock(name).withLeaseTime(Duration.ofSeconds(60)).tryAcquire().orElseThrow();
+    AtomicBoolean waiting = new AtomicBoolean();
+    Future<Long> woke =
+        kit.pool(1)
+            .submit(
+                () -> {
+                  waiting.set(true);
+                  Lease l = b.lock(name).acquire(Duration.ofSeconds(90));
+                  long at = System.nanoTime();
+                  l.release();
+                  return at;
+                });
+    await().until(waiting::get);
+    // Long enough for the waiter to have subscribed and gone to sleep on a lightly loaded machine;
+    // if it has not yet, it finds the lock free on its own and the rule passes anyway.
+    Thread.sleep(kit.slack().toMillis());
+    long released = System.nanoTime();
+    lease.release();
+    long at = Kit.within(woke, Duration.ofSeconds(120), "the waiter");
+    assertThat(Duration.ofNanos(at - released))
+        .as("when a waiter with a 30 s backoff got the lock after its release")
+        .isLessThan(kit.slack());
+  }
+
+  @Test
+  @Requires(value = Capability.FAIR_QUEUE, hooks = KitHook.ENGINE_CLIENT)
+  default void rule_7_9_queueServesInOrder() throws Exception {
+    Kit kit = kit();
+    String name = kit.name("q");
+    Lease held = kit.client().lock(name).tryAcquire().orElseThrow();
+    FaultInjectingStore store = kit.faultyStore();
+    LockClient waiters = kit.clientOf(store, LockOptions.defaults());
+    List<String> order = new CopyOnWriteArrayList<>();
+    List<Future<?>> runs = new ArrayList<>();
+    ExecutorService pool = kit.pool(4);
+    for (int i = 1; i <= 4; i++) {
+      String who = "waiter " + i;
+      int placesBefore = store.queued();
+      runs.add(
+          pool.submit(
+              () -> {
+                Lease l = waiters.lock(name).acquire(Duration.ofSeconds(120));
+                order.add(who);
+                l.release();
+                return null;
+              }));
+      // The next waiter asks only once this one has its place.
+      await()
+          .atMost(kit.storeTimeout().plus(kit.slack()))
+          .until(() -> store.queued() > placesBefore);
+    }
+    held.release();
+    for (Future<?> run : runs) {
+      Kit.within(run, Duration.ofSeconds(120), "a waiter");
+    }
+    assertThat(order)
+        .as("the order in which waiters that queued one after another got the lock")
+        .containsExactly("waiter 1", "waiter 2", "waiter 3", "waiter 4");
+  }
+
+  @Test
+  @Requires(value = Capability.FAIR_QUEUE, hooks = KitHook.ENGINE_CLIENT)
+  default void rule_7_10_waiterThatGaveUpLeavesTheQueue() throws Exception {
+    Kit kit = kit();
+    String name = kit.name("q");
+    Lease held = kit.client().lock(name).tryAcquire().orElseThrow();
+    FaultInjectingStore store = kit.faultyStore();
+    LockClient waiters = kit.clientOf(store, LockOptions.defaults());
+    Future<Optional<Lease>> impatient =
+        kit.pool(1).submit(() -> waiters.lock(name).tryAcquire(Duration.ofSeconds(2)));
+    await().atMost(kit.storeTimeout().plus(kit.slack())).until(() -> store.queued() == 1);
+    Future<Long> patient =
+        kit.pool(1)
+            .submit(
+                () -> {
+                  Lease l = waiters.lock(name).acquire(Duration.ofSeconds(120));
+                  long at = System.nanoTime();
+                  l.release();
+                  return at;
+                });
+    assertThat(Kit.within(impatient, Duration.ofSeconds(60), "the waiter that gives up"))
+        .as("a 2 s wait while the lock is held")
+        .isEmpty();
+    await().atMost(kit.storeTimeout().plus(kit.slack())).until(() -> store.queued() == 2);
+    long released = System.nanoTime();
+    held.release();
+    long at = Kit.within(patient, Duration.ofSeconds(120), "the waiter behind it");
+    assertThat(Duration.ofNanos(at - released))
+        .as("when the waiter behind one that gave up got the lock after its release")
+        .isLessThan(kit.slack());
   }
 
   @Test

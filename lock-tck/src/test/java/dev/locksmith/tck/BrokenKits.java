@@ -3,7 +3,9 @@ package dev.locksmith.tck;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.mem.MemLockSpace;
+import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockStore;
+import dev.locksmith.tck.broken.AbandonedPlaceLockStore;
 import dev.locksmith.tck.broken.CaseInsensitiveOwnerLockStore;
 import dev.locksmith.tck.broken.ClientClockLockStore;
 import dev.locksmith.tck.broken.ClientWideDowngradeLockStore;
@@ -28,6 +30,7 @@ import dev.locksmith.tck.broken.LockTable;
 import dev.locksmith.tck.broken.MillisAsSecondsLockStore;
 import dev.locksmith.tck.broken.NestedAcquireKeepsExpiryLockStore;
 import dev.locksmith.tck.broken.NestsOnExpiredRowLockStore;
+import dev.locksmith.tck.broken.NewestFirstQueueLockStore;
 import dev.locksmith.tck.broken.NoExpiryLockStore;
 import dev.locksmith.tck.broken.NoOpWithdrawLockStore;
 import dev.locksmith.tck.broken.NoWriterPreferenceLockStore;
@@ -77,6 +80,29 @@ final class BrokenKits {
 
   // The bases: one per kind of space the broken stores work on.
 
+  /**
+   * {@code store} with the client's key prefix put before every name, unless the store already
+   * claims one: the broken stores are built without a prefix (their defects lie elsewhere), while
+   * one that claims a prefix must apply it itself.
+   */
+  static LockStore withPrefix(LockStore store, LockOptions options) {
+    String prefix = options.keyPrefix().orElse("");
+    if (prefix.isEmpty() || !store.keyPrefix().isEmpty()) {
+      return store;
+    }
+    return new ForwardingLockStore(store, "prefixed") {
+      @Override
+      public String keyPrefix() {
+        return prefix;
+      }
+
+      @Override
+      protected LockKey storedKey(LockKey key) {
+        return new LockKey(prefix + key.name(), key.mode());
+      }
+    };
+  }
+
   /** Broken stores over the toy Redis-like {@link KeyValueSpace} (exclusive locks only). */
   abstract static class OverKeyValueSpace extends LockStoreContract {
     private static final Map<Class<?>, KeyValueSpace> SPACES = new ConcurrentHashMap<>();
@@ -90,7 +116,7 @@ final class BrokenKits {
 
     @Override
     protected final LockClient newClient(LockOptions options) {
-      return LockClient.of(store(space()), options);
+      return LockClient.of(withPrefix(store(space()), options), options);
     }
 
     @Override
@@ -118,7 +144,7 @@ final class BrokenKits {
 
     @Override
     protected final LockClient newClient(LockOptions options) {
-      return LockClient.of(store(space(), options), options);
+      return LockClient.of(withPrefix(store(space(), options), options), options);
     }
 
     @Override
@@ -159,7 +185,7 @@ final class BrokenKits {
 
     @Override
     protected final LockClient newClient(LockOptions options) {
-      return LockClient.of(store(table()), options);
+      return LockClient.of(withPrefix(store(table()), options), options);
     }
 
     @Override
@@ -465,6 +491,22 @@ final class BrokenKits {
   }
 
   /** The key prefix reported, never applied. */
+  /** A queue that serves the newest waiter first. */
+  static final class NewestFirstQueueKit extends OverMemSpace {
+    @Override
+    LockStore store(MemLockSpace space, LockOptions options) {
+      return new NewestFirstQueueLockStore(space);
+    }
+  }
+
+  /** A waiter that gives up leaves its place in the queue. */
+  static final class AbandonedPlaceKit extends OverMemSpace {
+    @Override
+    LockStore store(MemLockSpace space, LockOptions options) {
+      return new AbandonedPlaceLockStore(space);
+    }
+  }
+
   static final class IgnoredKeyPrefixKit extends OverMemSpace {
     @Override
     LockStore store(MemLockSpace space, LockOptions options) {

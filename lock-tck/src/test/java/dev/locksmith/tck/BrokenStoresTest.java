@@ -3,6 +3,7 @@ package dev.locksmith.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
+import dev.locksmith.tck.BrokenKits.AbandonedPlaceKit;
 import dev.locksmith.tck.BrokenKits.CaseInsensitiveOwnerKit;
 import dev.locksmith.tck.BrokenKits.ClientClockKit;
 import dev.locksmith.tck.BrokenKits.ClientWideDowngradeKit;
@@ -23,6 +24,7 @@ import dev.locksmith.tck.BrokenKits.LocalReentrancyKit;
 import dev.locksmith.tck.BrokenKits.MillisAsSecondsKit;
 import dev.locksmith.tck.BrokenKits.NestedAcquireKeepsExpiryKit;
 import dev.locksmith.tck.BrokenKits.NestsOnExpiredRowKit;
+import dev.locksmith.tck.BrokenKits.NewestFirstQueueKit;
 import dev.locksmith.tck.BrokenKits.NoExpiryKit;
 import dev.locksmith.tck.BrokenKits.NoOpWithdrawKit;
 import dev.locksmith.tck.BrokenKits.NoWriterPreferenceKit;
@@ -187,6 +189,7 @@ class BrokenStoresTest {
         byTimingLuck("9.1"),
         "1.1",
         "1.3",
+        "1.6",
         "2.1",
         "2.2",
         "3.1",
@@ -275,7 +278,9 @@ class BrokenStoresTest {
         "12.4",
         "12.5",
         "12.6",
-        "12.11");
+        "12.11",
+        "12.13",
+        "12.14");
   }
 
   @Test
@@ -310,7 +315,7 @@ class BrokenStoresTest {
       "extend that answers true when nothing was held is caught by 2.2, 4.5, 12.2, 12.3, 12.4")
   void extendIgnoresReply() throws Exception {
     assertFailsExactly(
-        ExtendIgnoresReplyKit.class, byTimingLuck("2.2"), "4.5", "12.2", "12.3", "12.4");
+        ExtendIgnoresReplyKit.class, byTimingLuck("2.2"), "4.5", "12.2", "12.3", "12.4", "12.13");
   }
 
   @Test
@@ -347,7 +352,8 @@ class BrokenStoresTest {
         "12.3",
         "12.4",
         "12.5",
-        "12.6");
+        "12.6",
+        "12.13");
   }
 
   @Test
@@ -382,17 +388,32 @@ class BrokenStoresTest {
   }
 
   @Test
-  @DisplayName("KIT GAP: names stored in Latin-1 (others become '?') pass the whole kit")
+  @DisplayName("names stored in Latin-1 (others become '?') are caught by 10.3")
   void latin1Name() throws Exception {
-    // Needs a rule with two names that differ only outside Latin-1 (see the store's Javadoc).
-    assertFailsExactly(Latin1NameKit.class);
+    assertFailsExactly(Latin1NameKit.class, "10.3");
   }
 
   @Test
-  @DisplayName("KIT GAP: a key prefix reported but never applied passes the whole kit")
+  @DisplayName("a key prefix reported but never applied is caught by 1.6")
   void ignoredKeyPrefix() throws Exception {
-    // Needs a rule with clients of different key prefixes (see the store's Javadoc).
-    assertFailsExactly(IgnoredKeyPrefixKit.class);
+    assertFailsExactly(IgnoredKeyPrefixKit.class, "1.6");
+  }
+
+  @Test
+  @DisplayName(
+      "a queue that serves the newest waiter first is caught by 7.9, and starves a writer behind"
+          + " arriving readers (8.3)")
+  void newestFirstQueue() throws Exception {
+    // 8.6's six contenders starve one another past its wait whenever arrivals keep coming.
+    assertFailsExactly(NewestFirstQueueKit.class, byTimingLuck("8.6"), "7.9", "8.3");
+  }
+
+  @Test
+  @DisplayName(
+      "a waiter that gives up and leaves its place in the queue is caught by 7.10, 7.5 (an"
+          + " interrupted waiter) and 8.4 (a writer that gave up)")
+  void abandonedPlace() throws Exception {
+    assertFailsExactly(AbandonedPlaceKit.class, "7.5", "7.10", "8.4");
   }
 
   @Test
@@ -402,17 +423,15 @@ class BrokenStoresTest {
   }
 
   @Test
-  @DisplayName("KIT GAP: a retry hint in seconds read as milliseconds passes the whole kit")
+  @DisplayName("a retry hint in seconds read as milliseconds is caught by 12.11's lower bound")
   void tinyRetryHint() throws Exception {
-    // Needs a lower bound on hints in 12.11, or a rule counting a waiter's store calls.
-    assertFailsExactly(TinyRetryHintKit.class);
+    assertFailsExactly(TinyRetryHintKit.class, "12.11");
   }
 
   @Test
-  @DisplayName("KIT GAP: WAKE_ON_RELEASE declared but never delivered passes the whole kit")
+  @DisplayName("WAKE_ON_RELEASE declared but never delivered is caught by 7.8")
   void silentPush() throws Exception {
-    // Needs 7.3 with a long backoff on stores that declare WAKE_ON_RELEASE.
-    assertFailsExactly(SilentPushKit.class);
+    assertFailsExactly(SilentPushKit.class, "7.8");
   }
 
   @Test
@@ -446,7 +465,15 @@ class BrokenStoresTest {
     // client share holds (1.3, 6.5), and read() shows the cut id (12.1). 8.6 catches it only when
     // the writer and the reader that share client 0 happen to overlap.
     assertFailsExactly(
-        OwnerTruncatingKit.class, byTimingLuck("8.6"), "1.2", "1.3", "6.5", "12.1", "12.2", "14.2");
+        OwnerTruncatingKit.class,
+        byTimingLuck("8.6"),
+        "1.2",
+        "1.3",
+        "6.5",
+        "12.1",
+        "12.2",
+        "14.2",
+        "8.8");
   }
 
   @Test
@@ -503,6 +530,7 @@ class BrokenStoresTest {
     assertFailsExactly(
         WriterIgnoresReadersKit.class,
         byTimingLuck("8.6"),
+        "1.6",
         "2.1",
         "2.2",
         "3.1",
@@ -517,16 +545,15 @@ class BrokenStoresTest {
         "12.2",
         "12.4",
         "12.10",
-        "12.12");
+        "12.12",
+        "12.14");
   }
 
   @Test
-  @DisplayName(
-      "KIT GAP: a writer that lets in readers of its whole client is caught only by timing luck"
-          + " (8.6)")
+  @DisplayName("a writer that lets in readers of its whole client is caught by 8.8")
   void clientWideDowngrade() throws Exception {
-    // Only 8.6 puts a reader on a writer's client, and only sometimes while that writer holds.
-    assertFailsExactly(ClientWideDowngradeKit.class, byTimingLuck("8.6"));
+    // 8.6 also puts readers on a writer's client, and sees it when that writer happens to hold.
+    assertFailsExactly(ClientWideDowngradeKit.class, byTimingLuck("8.6"), "8.8");
   }
 
   @Test
@@ -543,7 +570,8 @@ class BrokenStoresTest {
     // A reader that takes over an expired write lock leaves the writer's row as it was, so the
     // expired writer can still release (2.1, 12.4) and extend (2.2) it. 2.6 passes: the engine
     // knows the lease ran out before it asks the store.
-    assertFailsExactly(ExpiredHoldStillOwnedKit.class, byTimingLuck("2.1", "2.2"), "12.3", "12.4");
+    assertFailsExactly(
+        ExpiredHoldStillOwnedKit.class, byTimingLuck("2.1", "2.2"), "12.3", "12.4", "12.13");
   }
 
   @Test
@@ -567,17 +595,15 @@ class BrokenStoresTest {
   }
 
   @Test
-  @DisplayName("KIT GAP: a reader's extend that renews every reader passes the whole kit")
+  @DisplayName("a reader's extend that renews every reader is caught by 12.13")
   void sharedReaderExpiry() throws Exception {
-    // Needs a rule that crashes one reader while another keeps renewing.
-    assertFailsExactly(SharedReaderExpiryKit.class);
+    assertFailsExactly(SharedReaderExpiryKit.class, "12.13");
   }
 
   @Test
-  @DisplayName("KIT GAP: waiting-writer marks that never expire pass the whole kit")
+  @DisplayName("waiting-writer marks that never expire are caught by 12.14")
   void eternalWaitingMark() throws Exception {
-    // Needs a rule that crashes a writer while it waits behind a reader.
-    assertFailsExactly(EternalWaitingMarkKit.class);
+    assertFailsExactly(EternalWaitingMarkKit.class, "12.14");
   }
 
   /**

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -68,6 +70,61 @@ class RuleListTest {
     assertThat(LockStoreContract.class.getInterfaces()).containsExactlyElementsOf(GROUPS);
     assertThat(Arrays.stream(RuleGroup.values()).map(RuleGroup::number))
         .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14);
+  }
+
+  @Test
+  @DisplayName("README's rules section is the rules list, with each rule's capabilities and hooks")
+  void readmeListsTheRules() throws Exception {
+    String readme = Files.readString(Path.of("README.md"));
+    int start = readme.indexOf("## The rules\n");
+    int end = readme.indexOf("\n## ", start + 1);
+    assertThat(start).as("a '## The rules' section in lock-tck/README.md").isNotNegative();
+    String expected = rulesSection();
+    assertThat(readme.substring(start, end + 1))
+        .as("lock-tck/README.md's rules section; replace it with:%n%s", expected)
+        .isEqualTo(expected);
+  }
+
+  /** The README's rules section, generated from {@link Rule} and the rules' {@link Requires}. */
+  private static String rulesSection() {
+    Map<Rule, String> needs = new EnumMap<>(Rule.class);
+    for (Class<?> group : GROUPS) {
+      for (Method m : group.getDeclaredMethods()) {
+        Requires r = m.getAnnotation(Requires.class);
+        Optional<Rule> rule = Rule.ofMethod(m.getName());
+        if (r == null || rule.isEmpty()) {
+          continue;
+        }
+        List<String> parts = new ArrayList<>();
+        Arrays.stream(r.value()).forEach(c -> parts.add(c.name()));
+        Arrays.stream(r.hooks()).forEach(h -> parts.add("hook " + h.name()));
+        if (r.leaseExpiry()) {
+          parts.add("lease expiry");
+        }
+        if (!parts.isEmpty()) {
+          needs.put(rule.get(), " *(" + String.join(", ", parts) + ")*");
+        }
+      }
+    }
+    StringBuilder sb = new StringBuilder("## The rules\n\n");
+    sb.append("Generated from `Rule` (`RuleListTest` keeps it in step); `locksmith tck --rules`")
+        .append(" prints the same list. *(…)* names what a rule needs: a capability the store")
+        .append(" declares, a hook the contract test provides, or holds that end at a lease time.")
+        .append(" `[kind]` rules run for exclusive, read and write holds.\n");
+    for (RuleGroup g : RuleGroup.values()) {
+      sb.append("\n**").append(g.number()).append(". ").append(g.title()).append("**\n\n");
+      for (Rule rule : Rule.values()) {
+        if (rule.group() == g) {
+          sb.append("- ")
+              .append(rule.id())
+              .append(": ")
+              .append(rule.sentence())
+              .append(needs.getOrDefault(rule, ""))
+              .append('\n');
+        }
+      }
+    }
+    return sb.toString();
   }
 
   @Test

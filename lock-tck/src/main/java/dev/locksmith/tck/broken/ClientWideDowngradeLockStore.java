@@ -17,13 +17,9 @@ import java.util.Map;
  * the colon), ported to an engine whose owners are one per acquire. Two threads of one service then
  * read and write the same data at once.
  *
- * <p>Only the mixed read-write contention (8.6) puts a reader on a writer's client, and it catches
- * the defect only when that writer happens to hold while that reader asks: luck (about seven runs
- * in eight). No rule checks it for sure (8.2 puts writer and readers on different clients, 1.2 is
- * for exclusive locks).
- *
- * <p>A rule that would catch it for sure: while a writer holds, a read attempt by another owner of
- * the writer's own client is refused (8.2 with one client, as 1.2 is for exclusive locks).
+ * <p>Caught by 8.8: while a writer holds, a read attempt by another owner of the writer's own
+ * client is refused. The mixed contention of 8.6 sees it too when that writer happens to hold while
+ * that reader asks.
  */
 public final class ClientWideDowngradeLockStore extends TableLockStore {
 

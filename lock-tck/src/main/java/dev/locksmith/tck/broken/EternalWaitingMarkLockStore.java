@@ -13,11 +13,8 @@ import java.util.Map;
  * process dies mid-wait; then every new reader of that lock waits until someone deletes the mark by
  * hand.
  *
- * <p>The kit never crashes a waiting writer (8.4 and 12.12 check withdraw, 3.1 crashes holders), so
- * this store passes the kit.
- *
- * <p>A rule that would catch it: a write attempt that found a reader and never withdraws (its
- * writer died) keeps new readers out no longer than its lease plus the slack.
+ * <p>Caught by 12.14: a write attempt that found a reader and never withdraws (its writer died)
+ * keeps new readers out no longer than its lease plus the slack.
  */
 public final class EternalWaitingMarkLockStore extends TableLockStore {
 

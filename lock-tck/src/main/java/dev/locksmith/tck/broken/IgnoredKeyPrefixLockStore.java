@@ -13,10 +13,8 @@ import java.util.Objects;
  * keyPrefix()} (so the client's check that the prefix applies passes) while the key is built from
  * the bare name: the prefix added in one code path and forgotten in another.
  *
- * <p>The kit never makes a client with a key prefix, so this store passes the kit.
- *
- * <p>A rule that would catch it: two clients with different key prefixes hold the same name at
- * once, and two with the same prefix exclude each other.
+ * <p>Caught by 1.6: two clients with different key prefixes hold the same name at once, and two
+ * with the same prefix exclude each other.
  */
 public final class IgnoredKeyPrefixLockStore extends ForwardingLockStore {
 

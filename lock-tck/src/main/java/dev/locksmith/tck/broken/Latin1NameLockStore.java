@@ -14,11 +14,8 @@ import java.nio.charset.StandardCharsets;
  * with {@code name.getBytes(ISO_8859_1)}. Latin-1 names (ASCII, {@code é}, {@code ü}) keep working,
  * so the store looks fine until two names in another script meet.
  *
- * <p>The kit has no rule with two names that differ only in characters outside Latin-1 (10.3
- * compares ASCII and accents, 12.9 differs in ASCII letters), so this store passes the kit.
- *
- * <p>A rule that would catch it: two names that differ only in characters outside Latin-1 ({@code
- * 订单} and {@code 库存}, {@code 🔒} and {@code 😀}) are independent locks, as part of 10.3.
+ * <p>Caught by 10.3, whose names include pairs that differ only outside Latin-1 ({@code 订单} and
+ * {@code 库存}, {@code 🔒} and {@code 😀}).
  */
 public final class Latin1NameLockStore extends ForwardingLockStore {
 

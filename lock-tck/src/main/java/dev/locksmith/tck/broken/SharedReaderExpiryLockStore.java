@@ -17,12 +17,9 @@ import java.util.Map;
  * SELECT}. A crashed reader then keeps writers out not for one lease but until the reads stop,
  * which on a busy lock is never.
  *
- * <p>The kit crashes readers only while no other reader renews (3.1, 3.7, 3.8 hold one reader), so
- * this store passes the kit.
- *
- * <p>A rule that would catch it: of two readers, one stops extending while the other keeps
- * extending past the first one's lease; then read() shows one reader, and once the second releases
- * a writer gets in at once.
+ * <p>Caught by 12.13: of two readers, one stops extending while the other keeps extending past the
+ * first one's lease; the first one's extend must then be refused, and once the second releases a
+ * writer gets in.
  */
 public final class SharedReaderExpiryLockStore extends TableLockStore {
 

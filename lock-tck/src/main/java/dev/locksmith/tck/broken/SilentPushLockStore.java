@@ -14,12 +14,9 @@ import java.util.Optional;
  * of lock. Nothing fails; waiters just fall back to polling, and with the long backoff that push
  * stores are configured with, wake up to a backoff late.
  *
- * <p>The kit's waiting rules run with the default 50 ms backoff, under which polling alone wakes a
- * waiter in time, and the rules that lengthen the backoff hide the push; so this store passes the
- * kit.
- *
- * <p>A rule that would catch it: on a store that declares WAKE_ON_RELEASE, a waiter with a 30 s
- * backoff wakes within the slack after the holder releases (7.3 with the long backoff of 14.6).
+ * <p>Caught by 7.8: on a store that declares WAKE_ON_RELEASE, a waiter with a 30 s backoff wakes
+ * within the slack after the holder releases. (The other waiting rules use the default 50 ms
+ * backoff, under which polling alone wakes a waiter in time.)
  */
 public final class SilentPushLockStore extends ForwardingLockStore {
 

@@ -15,11 +15,8 @@ import java.time.Duration;
  * once a millisecond for as long as it waits: a hundred waiters are a hundred thousand requests a
  * second against the store, which is the outage the backoff exists to prevent.
  *
- * <p>The kit bounds hints from above only (12.11) and never counts a waiter's store calls, so this
- * store passes the kit.
- *
- * <p>A rule that would catch it: a busy answer's retry hint is at least the holder's remaining
- * lease less the store's granularity and the slack (12.11 with a lower bound).
+ * <p>Caught by 12.11's lower bound: a busy answer's retry hint is at least the holder's remaining
+ * lease less the store's granularity and the slack.
  */
 public final class TinyRetryHintLockStore extends ForwardingLockStore {
 
