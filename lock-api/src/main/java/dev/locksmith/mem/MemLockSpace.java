@@ -298,6 +298,11 @@ public final class MemLockSpace {
     return () -> set.remove(listener);
   }
 
+  /** How many release listeners are registered, over every lock (for tests of clean-up). */
+  int releaseListenerCount() {
+    return releaseListeners.values().stream().mapToInt(Set::size).sum();
+  }
+
   // Internals.
 
   private void checkUp() {
@@ -395,6 +400,10 @@ public final class MemLockSpace {
         }
         leave(queue);
       }
+      // The engine closes only places that did not acquire: stop listening now, or this waiter's
+      // signal would be run at every later release of the lock.
+      closeWatch(watch);
+      watch = null;
       // Readers behind a reader may take their turn at once.
       listenersOf(key).forEach(Runnable::run);
       return a;

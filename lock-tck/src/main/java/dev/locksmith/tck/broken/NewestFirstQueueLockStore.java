@@ -68,6 +68,7 @@ public final class NewestFirstQueueLockStore extends ForwardingLockStore {
             if (a.isAcquired()) {
               done = true;
               queue.remove(owner);
+              stopWatching(); // The engine closes only places that did not acquire.
             }
             return a;
           }
@@ -86,12 +87,17 @@ public final class NewestFirstQueueLockStore extends ForwardingLockStore {
               queue.remove(owner);
               delegate.withdraw(key, owner); // A writer's polls may have marked it waiting.
             }
+            stopWatching();
+          }
+
+          private void stopWatching() {
             if (watch != null) {
               try {
                 watch.close();
               } catch (Exception e) {
                 throw new IllegalStateException(e);
               }
+              watch = null;
             }
           }
         });
