@@ -42,15 +42,13 @@ public final class MemLockStore implements LockStore {
               Capability.REENTRANCY,
               Capability.READ_WRITE,
               Capability.WAKE_ON_RELEASE));
-  private static final Set<Capability> QUEUEING =
-      Set.copyOf(
-          EnumSet.of(
-              Capability.FENCING,
-              Capability.DURABLE_FENCING,
-              Capability.REENTRANCY,
-              Capability.READ_WRITE,
-              Capability.WAKE_ON_RELEASE,
-              Capability.FAIR_QUEUE));
+  private static final Set<Capability> QUEUEING = queueing();
+
+  private static Set<Capability> queueing() {
+    Set<Capability> caps = EnumSet.of(Capability.FAIR_QUEUE);
+    caps.addAll(POLLING);
+    return Set.copyOf(caps);
+  }
 
   private final MemLockSpace space;
   private final String keyPrefix;

@@ -14,6 +14,7 @@ import dev.locksmith.tck.FaultInjectingStore.Fault;
 import dev.locksmith.tck.FaultInjectingStore.Operation;
 import java.time.Duration;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -148,14 +149,7 @@ public interface EngineUnderFaultsRules extends KitTest {
     String name = kit.name("x");
     Lease held = kit.client().lock(name).tryAcquire().orElseThrow();
     Future<Long> acquiredAt =
-        kit.pool(1)
-            .submit(
-                () -> {
-                  Lease l = waiterClient.lock(name).acquire(Duration.ofSeconds(20));
-                  long at = System.nanoTime();
-                  l.release();
-                  return at;
-                });
+        kit.acquiredAt(waiterClient.lock(name), Duration.ofSeconds(20), new AtomicBoolean());
     Thread.sleep(hint.toMillis());
     long released = System.nanoTime();
     held.release();

@@ -20,6 +20,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -61,6 +62,23 @@ public final class Kit {
   /** A lock name unique to the running test. */
   public String name(String suffix) {
     return prefix + suffix;
+  }
+
+  /**
+   * Acquires {@code lock} on a thread of its own, waiting up to {@code wait}, releases it at once,
+   * and answers when it held it ({@link System#nanoTime()}); {@code started} turns true as the
+   * thread starts asking.
+   */
+  Future<Long> acquiredAt(DistributedLock lock, Duration wait, AtomicBoolean started) {
+    return pool(1)
+        .submit(
+            () -> {
+              started.set(true);
+              Lease l = lock.acquire(wait);
+              long at = System.nanoTime();
+              l.release();
+              return at;
+            });
   }
 
   /** A pool of {@code n} threads, shut down after the test. */

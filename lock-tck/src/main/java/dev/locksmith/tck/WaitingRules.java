@@ -74,16 +74,7 @@ public interface WaitingRules extends KitTest {
     String name = kit.name("x");
     Lease lease = a.lock(name).tryAcquire().orElseThrow();
     AtomicBoolean waiting = new AtomicBoolean();
-    Future<Long> woke =
-        kit.pool(1)
-            .submit(
-                () -> {
-                  waiting.set(true);
-                  Lease l = b.lock(name).acquire(Duration.ofSeconds(60));
-                  long at = System.nanoTime();
-                  l.release();
-                  return at;
-                });
+    Future<Long> woke = kit.acquiredAt(b.lock(name), Duration.ofSeconds(60), waiting);
     await().until(waiting::get);
     // Where the release lands (before the wait, during a push wait or a backoff pause) changes
     // nothing: the waiter must hold the lock within the slack after it.
@@ -107,16 +98,7 @@ public interface WaitingRules extends KitTest {
     String name = kit.name("x");
     Lease lease = a.lock(name).withLeaseTime(Duration.ofSeconds(60)).tryAcquire().orElseThrow();
     AtomicBoolean waiting = new AtomicBoolean();
-    Future<Long> woke =
-        kit.pool(1)
-            .submit(
-                () -> {
-                  waiting.set(true);
-                  Lease l = b.lock(name).acquire(Duration.ofSeconds(90));
-                  long at = System.nanoTime();
-                  l.release();
-                  return at;
-                });
+    Future<Long> woke = kit.acquiredAt(b.lock(name), Duration.ofSeconds(90), waiting);
     await().until(waiting::get);
     // Long enough for the waiter to have subscribed and gone to sleep on a lightly loaded machine;
     // if it has not yet, it finds the lock free on its own and the rule passes anyway.
@@ -177,14 +159,7 @@ public interface WaitingRules extends KitTest {
         kit.pool(1).submit(() -> waiters.lock(name).tryAcquire(Duration.ofSeconds(2)));
     await().atMost(kit.storeTimeout().plus(kit.slack())).until(() -> store.queued() == 1);
     Future<Long> patient =
-        kit.pool(1)
-            .submit(
-                () -> {
-                  Lease l = waiters.lock(name).acquire(Duration.ofSeconds(120));
-                  long at = System.nanoTime();
-                  l.release();
-                  return at;
-                });
+        kit.acquiredAt(waiters.lock(name), Duration.ofSeconds(120), new AtomicBoolean());
     assertThat(Kit.within(impatient, Duration.ofSeconds(60), "the waiter that gives up"))
         .as("a 2 s wait while the lock is held")
         .isEmpty();
