@@ -6,15 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.internal.EngineClient;
 import dev.locksmith.mem.MemLockStore;
-import dev.locksmith.spi.Acquisition;
-import dev.locksmith.spi.LockKey;
-import dev.locksmith.spi.LockState;
-import dev.locksmith.spi.LockStore;
-import dev.locksmith.spi.ReleaseOutcome;
 import java.time.Duration;
-import java.util.EnumSet;
-import java.util.Optional;
-import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -142,67 +134,11 @@ class ReleaseHeldAtLeastTest {
   @DisplayName("session-bound stores: the client keeps the hold and releases it at the minimum")
   void sessionBoundFallback() {
     LockClient a =
-        clients.track(LockClient.of(new SessionBound(new MemLockStore(clients.space()))));
+        clients.track(LockClient.of(new SessionStore(new MemLockStore(clients.space()))));
     LockClient b = client();
     long before = System.nanoTime();
     a.lock("job").tryAcquire().orElseThrow().releaseHeldAtLeast(HOLD);
     assertThat(b.lock("job").tryAcquire()).isEmpty();
     assertThat(Duration.ofNanos(takenAt(b, "job") - before)).isGreaterThanOrEqualTo(HOLD);
-  }
-
-  /** A mem: connection that declares its holds bound to a session, as ZooKeeper does. */
-  private static final class SessionBound implements LockStore {
-    private final MemLockStore store;
-
-    SessionBound(MemLockStore store) {
-      this.store = store;
-    }
-
-    @Override
-    public String describe() {
-      return "session-bound " + store.describe();
-    }
-
-    @Override
-    public String keyPrefix() {
-      return store.keyPrefix();
-    }
-
-    @Override
-    public Set<Capability> capabilities() {
-      Set<Capability> caps = EnumSet.copyOf(store.capabilities());
-      caps.add(Capability.SESSION_BOUND);
-      return caps;
-    }
-
-    @Override
-    public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
-      return store.tryAcquire(key, owner, LockOptions.MAX_LEASE_TIME); // held until released
-    }
-
-    @Override
-    public boolean extend(LockKey key, String owner, Duration leaseTime) {
-      return store.read(key).locked();
-    }
-
-    @Override
-    public ReleaseOutcome release(LockKey key, String owner) {
-      return store.release(key, owner);
-    }
-
-    @Override
-    public LockState read(LockKey key) {
-      return store.read(key);
-    }
-
-    @Override
-    public Optional<AutoCloseable> onRelease(LockKey key, Runnable onRelease) {
-      return store.onRelease(key, onRelease);
-    }
-
-    @Override
-    public void close() {
-      store.close();
-    }
   }
 }

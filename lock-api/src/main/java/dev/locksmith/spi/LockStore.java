@@ -19,7 +19,12 @@ import java.util.Set;
  * <p>Holds are reentrant per owner when the store declares {@link Capability#REENTRANCY}: the same
  * owner acquiring again gets a nested hold with the same token. Expiry is judged by the store on
  * its own clock. Everything else (waiting, renewal, the thread-owned view, multi-lock) is the
- * engine's.
+ * engine's. {@code extend}, {@code release} and {@code read} are called with the caller's interrupt
+ * flag set aside; {@code tryAcquire} and {@link #enqueue} may be interrupted mid-call (a cancelled
+ * acquire), and may then throw: the engine undoes an acquire of unknown outcome.
+ *
+ * <p>{@code lock-tck}'s README ("Writing a store: what the SPI means") lists these semantics with
+ * the kit rule that checks each; {@code LockStoreContract} runs them against a store.
  */
 public interface LockStore extends AutoCloseable {
 
@@ -45,10 +50,13 @@ public interface LockStore extends AutoCloseable {
 
   /**
    * Takes {@code key} for {@code owner} with a lease of {@code leaseTime}, or adds a nested hold if
-   * {@code owner} already holds it (reentrant stores). Never waits for the lock to be released. For
-   * session bound stores {@code leaseTime} is ignored. A {@link LockMode#WRITE} attempt that finds
-   * readers may record that a writer waits, so that new readers are kept out until it has acquired
-   * or {@link #withdraw withdrawn}.
+   * {@code owner} already holds it (reentrant stores): the nested hold keeps the first hold's token
+   * and resets the lease to {@code leaseTime} from now. Never waits for the lock to be released.
+   * For session bound stores {@code leaseTime} is ignored. A reader's token is the read-write
+   * lock's current counter (the last writer's), shared by every reader. A {@link LockMode#WRITE}
+   * attempt that finds readers records that a writer waits (for {@code leaseTime}), so that new
+   * readers are kept out until it has acquired or {@link #withdraw withdrawn}; stores that keep a
+   * queue ({@link #enqueue}) keep the waiting writer's place there instead.
    */
   Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime);
 
@@ -67,7 +75,9 @@ public interface LockStore extends AutoCloseable {
 
   /**
    * Called when a waiter that may have left a trace in the store (a waiting writer) gives up, so
-   * the store can remove it. The default does nothing.
+   * the store can remove it: after a write {@code tryAcquire()} that found the lock taken, and
+   * after a polling write wait that timed out or was interrupted. A writer that dies never calls
+   * it; its mark must then end with its lease. The default does nothing.
    */
   default void withdraw(LockKey key, String owner) {}
 

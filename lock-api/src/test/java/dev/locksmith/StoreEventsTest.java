@@ -1,0 +1,112 @@
+package dev.locksmith;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.mem.MemLockStore;
+import dev.locksmith.spi.LockKey;
+import dev.locksmith.spi.LockMode;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the engine does with the events a session store pushes on its own (ZooKeeper's dropped nodes
+ * and connection states), played by {@link SessionStore}.
+ */
+class StoreEventsTest {
+
+  private final MemClients clients = new MemClients();
+  private final SessionStore store = new SessionStore(new MemLockStore(clients.space()));
+  private final LockClient client = clients.track(LockClient.of(store));
+  private final List<String> heard = new CopyOnWriteArrayList<>();
+
+  @AfterEach
+  void closeClients() {
+    clients.close();
+  }
+
+  private Lease held(String name) {
+    return client
+        .lock(name)
+        .tryAcquire()
+        .orElseThrow()
+        .onLost(
+            new LeaseLostListener() {
+              @Override
+              public void leaseLost(Lease lease, LeaseLostException reason) {
+                heard.add(lease.name() + " lost: " + reason.reason());
+              }
+
+              @Override
+              public void leaseSuspended(Lease lease) {
+                heard.add(lease.name() + " suspended");
+              }
+
+              @Override
+              public void leaseResumed(Lease lease) {
+                heard.add(lease.name() + " resumed");
+              }
+            });
+  }
+
+  @Test
+  @DisplayName("a dropped hold ends that owner's lease on that lock only, with the store's reason")
+  void holdLost() {
+    Lease a = held("a");
+    Lease b = held("b");
+    store.events().holdLost(new LockKey("a", LockMode.READ), store.ownerOf("a"), "other mode");
+    store.events().holdLost(new LockKey("a", LockMode.EXCLUSIVE), "someone-else", "other owner");
+    assertThat(a.isValid()).as("after events for another mode and another owner").isTrue();
+    assertThat(heard).isEmpty();
+
+    store.events().holdLost(new LockKey("a", LockMode.EXCLUSIVE), store.ownerOf("a"), "node gone");
+    assertThat(a.isValid()).isFalse();
+    assertThat(b.isValid()).as("the lease on another lock").isTrue();
+    assertThat(heard).containsExactly("a lost: node gone");
+    assertThatThrownBy(a::release)
+        .isInstanceOf(LeaseLostException.class)
+        .hasMessageContaining("node gone");
+    b.release();
+  }
+
+  @Test
+  @DisplayName(
+      "a suspended connection makes every lease invalid until it resumes; each listener hears"
+          + " both, and a resume without a suspension is not reported")
+  void suspendedAndResumed() {
+    Lease a = held("a");
+    Lease b = held("b");
+    store.events().resumed();
+    assertThat(heard).as("a resume with nothing suspended").isEmpty();
+
+    store.events().suspended();
+    assertThat(a.isValid()).isFalse();
+    assertThat(b.isValid()).isFalse();
+    assertThat(heard).containsExactlyInAnyOrder("a suspended", "b suspended");
+
+    store.events().resumed();
+    assertThat(a.isValid()).isTrue();
+    assertThat(b.isValid()).isTrue();
+    assertThat(heard)
+        .containsExactlyInAnyOrder("a suspended", "b suspended", "a resumed", "b resumed");
+    a.release();
+    b.release();
+  }
+
+  @Test
+  @DisplayName("a lost session ends every lease of the client, each told once with the reason")
+  void sessionLost() {
+    Lease a = held("a");
+    Lease b = held("b");
+    store.events().sessionLost("session expired");
+    store.events().sessionLost("told twice");
+    assertThat(a.isValid()).isFalse();
+    assertThat(b.isValid()).isFalse();
+    assertThat(heard)
+        .containsExactlyInAnyOrder("a lost: session expired", "b lost: session expired");
+    assertThatThrownBy(b::release).isInstanceOf(LeaseLostException.class);
+  }
+}
