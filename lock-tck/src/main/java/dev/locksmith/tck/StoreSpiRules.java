@@ -428,6 +428,13 @@ public interface StoreSpiRules extends KitTest {
     assertThat(writerStore.tryAcquire(write, owner(kit, "w"), lease).isAcquired())
         .as("a writer while a reader holds")
         .isFalse();
+    if (!store.capabilities().contains(Capability.FAIR_QUEUE)) {
+      // A polling writer's place is its mark; a store with a queue keeps the place in the queue
+      // (enqueue) instead, and its tryAcquire leaves nothing.
+      assertThat(kit.store(kit.client()).tryAcquire(read, owner(kit, "r3"), lease).isAcquired())
+          .as("a new reader after a writer found readers, before it withdrew")
+          .isFalse();
+    }
     writerStore.withdraw(write, owner(kit, "w"));
     assertThat(kit.store(kit.client()).tryAcquire(read, owner(kit, "r2"), lease).isAcquired())
         .as("a new reader once the writer that found readers withdrew")

@@ -14,14 +14,9 @@ import java.time.Duration;
  * unless {@code writer} is set; {@code SET writer NX} when {@code readers} is 0), as most first
  * versions are written. Under a steady stream of overlapping readers a writer never gets in.
  *
- * <p>The kit catches it only by timing luck: "a writer waiting behind a stream of readers gets the
- * lock within a bound" (8.3) fails while the readers' holds stay overlapped, and passes once load
- * shifts their phases so that a gap opens. "A writer that found readers keeps new readers out"
- * (12.12) would catch it for sure, but checks only that withdraw lets readers in, never that they
- * were kept out before it.
- *
- * <p>A rule that would catch it for sure: 12.12 asserting that a new reader is refused after the
- * writer found readers and before it withdraws.
+ * <p>Caught by 12.12: a new reader is refused after the writer found readers and before it
+ * withdraws. "A writer waiting behind a stream of readers gets the lock within a bound" (8.3) sees
+ * it only while the readers' holds stay overlapped (timing luck).
  */
 public final class NoWriterPreferenceLockStore extends ForwardingLockStore {
 
