@@ -93,16 +93,23 @@ final class LeaseWatchdog {
         sweep.cancel(false);
       }
       sweepAt = deadline;
-      sweep = sweeper.schedule(this::sweep, deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      sweep =
+          sweeper.schedule(
+              () -> sweep(System.nanoTime()), deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
     }
   }
 
-  private void sweep() {
+  /** When the next sweep is scheduled, {@link #NONE} if none is. */
+  long nextSweepAt() {
+    return sweepAt;
+  }
+
+  /** Looks at every watched lease at {@code now} and schedules the next sweep. */
+  void sweep(long now) {
     synchronized (this) {
       sweepAt = NONE;
       sweep = null;
     }
-    long now = System.nanoTime();
     long next = NONE;
     for (EngineLease lease : watched) {
       long d = lease.tick(now);
