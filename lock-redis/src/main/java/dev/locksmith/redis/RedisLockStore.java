@@ -66,7 +66,12 @@ public final class RedisLockStore implements LockStore {
     this.operations =
         strategy == RedisStrategy.WATCH
             ? new WatchOperations(endpoint::newConnection, layout)
-            : new ScriptOperations(endpoint.commands(), layout);
+            : new ScriptOperations(
+                endpoint.commands(),
+                layout,
+                endpoint.isCluster()
+                    ? ScriptOperations.Wake.ALWAYS
+                    : ScriptOperations.Wake.WHEN_SUBSCRIBED);
     this.releases = new ReleaseChannel(endpoint::newPubSub, endpoint.timeout());
     this.description = endpoint.description() + (strategy == RedisStrategy.WATCH ? " (watch)" : "");
     Set<Capability> caps =

@@ -138,11 +138,13 @@ class RedisLockSemanticsTest {
     String name = unique("renew");
     LockClient a = client(strategy);
     LockClient b = client(strategy);
-    Lease lease = a.lock(name).withLeaseTime(Duration.ofMillis(300)).acquire(Duration.ZERO);
-    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1200);
+    // Renewed every 2/3 s, so a renewal thread starved for a second on a busy machine still
+    // keeps it; watched for more than twice its lease, so renewal (not the first lease) holds it.
+    Lease lease = a.lock(name).withLeaseTime(Duration.ofSeconds(2)).acquire(Duration.ZERO);
+    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(4500);
     while (System.nanoTime() < until) {
       assertThat(b.lock(name).tryAcquire()).isEmpty();
-      Thread.onSpinWait();
+      Thread.sleep(20); // A spinning rival would starve the renewal thread it is testing.
     }
     assertThat(lease.isValid()).isTrue();
     lease.release();
@@ -259,6 +261,52 @@ class RedisLockSemanticsTest {
     assertThat(Duration.ofNanos(System.nanoTime() - released)).isLessThan(Duration.ofSeconds(2));
     got.release();
     pool.shutdown();
+  }
+
+  /** How many PUBLISH commands the server ran since the last reset, scripts' included. */
+  static long publishes() {
+    String stats = redis.cli("INFO", "commandstats");
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("cmdstat_publish:calls=(\\d+)").matcher(stats);
+    return m.find() ? Long.parseLong(m.group(1)) : 0;
+  }
+
+  @org.junit.jupiter.api.Test
+  @DisplayName(
+      "script strategy: a release nobody waits for publishes nothing (exclusive, read and write),"
+          + " a release a waiter listens for publishes once and wakes it")
+  void publishOnlyToWaiters() throws Exception {
+    String name = unique("quiet");
+    LockClient a = client("script");
+    redis.cli("CONFIG", "RESETSTAT");
+    for (int i = 0; i < 3; i++) {
+      a.lock(name).acquire(Duration.ZERO).release();
+    }
+    DistributedReadWriteLock rw = a.readWriteLock(name);
+    rw.readLock().acquire(Duration.ZERO).release();
+    rw.writeLock().acquire(Duration.ZERO).release();
+    assertThat(publishes()).as("PUBLISH calls for releases nobody waited for").isZero();
+
+    LockClient slowPoller =
+        client(
+            "script",
+            LockOptions.builder().backoff(Duration.ofSeconds(20), Duration.ofSeconds(20)).build());
+    Lease held = a.lock(name).acquire(Duration.ZERO);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<Lease> waiter =
+          pool.submit(() -> slowPoller.lock(name).acquire(Duration.ofSeconds(30)));
+      // Subscribed once the server counts a subscriber on the lock's channel.
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> redis.cli("PUBSUB", "CHANNELS", "*quiet*").contains("released"));
+      held.release();
+      Lease got = waiter.get(5, TimeUnit.SECONDS);
+      assertThat(publishes()).as("PUBLISH calls once a waiter listened").isEqualTo(1);
+      got.release();
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @ParameterizedTest

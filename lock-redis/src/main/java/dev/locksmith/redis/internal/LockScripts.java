@@ -8,6 +8,12 @@ package dev.locksmith.redis.internal;
  * when unknown); release returns 0 (not held), 1 (hold decremented) or 2 (released); extend returns
  * 1 or 0. Reader and waiting-writer expiries are absolute milliseconds of the server's {@code
  * TIME}.
+ *
+ * <p>A release or withdrawal wakes waiters with {@code PUBLISH}; its last argument says when:
+ * {@code subscribed} publishes only if the server counts a subscriber on the channel (a waiter
+ * subscribes before its first attempt, so one that could miss the release is always counted),
+ * {@code always} publishes regardless, for a cluster, where a subscriber may be connected to
+ * another node than the one that runs the script.
  */
 final class LockScripts {
 
@@ -39,6 +45,17 @@ final class LockScripts {
           "end",
           "local function stretch(key, ms)",
           "  if redis.call('PTTL', key) < ms then redis.call('PEXPIRE', key, ms) end",
+          "end",
+          "");
+
+  /** Wakes the waiters of a channel: see the class comment. */
+  private static final String WAKE_FUNCTION =
+      String.join(
+          "\n",
+          "local function wake(channel, message, when)",
+          "  if when == 'always' or redis.call('PUBSUB', 'NUMSUB', channel)[2] > 0 then",
+          "    redis.call('PUBLISH', channel, message)",
+          "  end",
           "end",
           "");
 
@@ -74,21 +91,22 @@ final class LockScripts {
               "end",
               "return 0"));
 
-  /** KEYS: hold. ARGV: owner field, channel. */
+  /** KEYS: hold. ARGV: owner field, channel, when to wake. */
   static final LuaScript RELEASE =
       new LuaScript(
           "release",
-          String.join(
-              "\n",
-              "local n = redis.call('HGET', KEYS[1], ARGV[1])",
-              "if not n then return 0 end",
-              "if tonumber(n) > 1 then",
-              "  redis.call('HINCRBY', KEYS[1], ARGV[1], -1)",
-              "  return 1",
-              "end",
-              "redis.call('DEL', KEYS[1])",
-              "redis.call('PUBLISH', ARGV[2], 'released')",
-              "return 2"));
+          WAKE_FUNCTION
+              + String.join(
+                  "\n",
+                  "local n = redis.call('HGET', KEYS[1], ARGV[1])",
+                  "if not n then return 0 end",
+                  "if tonumber(n) > 1 then",
+                  "  redis.call('HINCRBY', KEYS[1], ARGV[1], -1)",
+                  "  return 1",
+                  "end",
+                  "redis.call('DEL', KEYS[1])",
+                  "wake(ARGV[2], 'released', ARGV[3])",
+                  "return 2"));
 
   /** KEYS: write, read, wait, fence. ARGV: owner field, lease ms, owner. */
   static final LuaScript ACQUIRE_WRITE =
@@ -172,11 +190,12 @@ final class LockScripts {
                   "stretch(KEYS[1], tonumber(ARGV[2]))",
                   "return 1"));
 
-  /** KEYS: read. ARGV: owner, channel. */
+  /** KEYS: read. ARGV: owner, channel, when to wake. */
   static final LuaScript RELEASE_READ =
       new LuaScript(
           "release-read",
           RW_FUNCTIONS
+              + WAKE_FUNCTION
               + String.join(
                   "\n",
                   "purge_readers(KEYS[1], now_ms())",
@@ -187,19 +206,20 @@ final class LockScripts {
                   "  return 1",
                   "end",
                   "redis.call('HDEL', KEYS[1], 'h:' .. ARGV[1], 'e:' .. ARGV[1], 't:' .. ARGV[1])",
-                  "redis.call('PUBLISH', ARGV[2], 'released')",
+                  "wake(ARGV[2], 'released', ARGV[3])",
                   "return 2"));
 
-  /** KEYS: wait. ARGV: owner, channel. */
+  /** KEYS: wait. ARGV: owner, channel, when to wake. */
   static final LuaScript WITHDRAW =
       new LuaScript(
           "withdraw",
-          String.join(
-              "\n",
-              "if redis.call('HDEL', KEYS[1], ARGV[1]) == 1 then",
-              "  redis.call('PUBLISH', ARGV[2], 'withdrawn')",
-              "end",
-              "return 1"));
+          WAKE_FUNCTION
+              + String.join(
+                  "\n",
+                  "if redis.call('HDEL', KEYS[1], ARGV[1]) == 1 then",
+                  "  wake(ARGV[2], 'withdrawn', ARGV[3])",
+                  "end",
+                  "return 1"));
 
   /**
    * KEYS: write (or exclusive hold), read. Answers {@code {owner field or false, holds, pttl,

@@ -56,7 +56,9 @@ public final class RedlockNode implements AutoCloseable {
     }
     if (endpoint == null) {
       endpoint = RedisEndpoint.single(uri, uri.getTimeout(), () -> recheck = true);
-      operations = new ScriptOperations(endpoint.commands(), layout);
+      // Redlock pushes no releases (nobody subscribes): its releases publish nothing.
+      operations =
+          new ScriptOperations(endpoint.commands(), layout, ScriptOperations.Wake.WHEN_SUBSCRIBED);
     }
     if (recheck) {
       checkRestart(endpoint);

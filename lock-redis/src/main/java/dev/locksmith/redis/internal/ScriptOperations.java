@@ -18,13 +18,31 @@ import java.util.List;
  */
 public final class ScriptOperations implements LockOperations {
 
+  /** When a release publishes on its channel. */
+  public enum Wake {
+    /** Only when the server counts a subscriber: one server that all waiters subscribe on. */
+    WHEN_SUBSCRIBED("subscribed"),
+    /** On every release: a cluster, whose subscribers may be on any node. */
+    ALWAYS("always");
+
+    private final String scriptArgument;
+
+    Wake(String scriptArgument) {
+      this.scriptArgument = scriptArgument;
+    }
+  }
+
   private final RedisClusterCommands<String, String> redis;
   private final KeyLayout layout;
+  private final String wake;
 
-  /** Runs the scripts with {@code redis} over {@code layout}. */
-  public ScriptOperations(RedisClusterCommands<String, String> redis, KeyLayout layout) {
+  /**
+   * Runs the scripts with {@code redis} over {@code layout}, waking waiters as {@code wake} says.
+   */
+  public ScriptOperations(RedisClusterCommands<String, String> redis, KeyLayout layout, Wake wake) {
     this.redis = redis;
     this.layout = layout;
+    this.wake = wake.scriptArgument;
   }
 
   private <T> T run(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
@@ -103,13 +121,15 @@ public final class ScriptOperations implements LockOperations {
                 ScriptOutputType.INTEGER,
                 new String[] {layout.readersKey(key)},
                 owner,
-                layout.channel(key))
+                layout.channel(key),
+                wake)
             : run(
                 LockScripts.RELEASE,
                 ScriptOutputType.INTEGER,
                 new String[] {layout.holdKey(key)},
                 KeyLayout.ownerField(owner),
-                layout.channel(key));
+                layout.channel(key),
+                wake);
     return Replies.release(code == null ? 0 : code);
   }
 
@@ -133,6 +153,7 @@ public final class ScriptOperations implements LockOperations {
         ScriptOutputType.INTEGER,
         new String[] {layout.waitingKey(key)},
         owner,
-        layout.channel(key));
+        layout.channel(key),
+        wake);
   }
 }
