@@ -28,7 +28,8 @@ public interface LockTarget extends AutoCloseable {
 
   /**
    * Whether a waiter is woken by a release (push, watch or the library's own wait loop), so that
-   * hand-off latency means something. The raw bounds and ShedLock only try once and are not.
+   * hand-off latency means something. The raw bounds (but Redis's, which waits on pub/sub as the
+   * floor of a push hand-off) and ShedLock only try once and are not.
    */
   boolean blocking();
 

@@ -7,8 +7,13 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
@@ -24,25 +29,93 @@ final class RedisTargets {
 
   /**
    * The fewest round trips a correct Redis lock needs, on bare Lettuce: {@code SET key owner NX PX}
-   * to acquire and one {@code EVALSHA} of an owner-checked delete to release. One shared
+   * to acquire and one {@code EVALSHA} of an owner-checked delete to release, which publishes on
+   * the lock's channel when a waiter subscribed to it (as Locksmith's release does). One shared
    * connection, as Lettuce is meant to be used (commands from many threads are pipelined on it).
+   *
+   * <p>A busy lock is waited for the shortest way Redis offers, so that its hand-off is the floor:
+   * subscribe to the channel, try once more, then try again on each message (and every 100 ms in
+   * case one is lost). One pub/sub message plus one {@code SET} from release to acquired.
    */
   static final class Raw implements LockTarget {
     private static final String RELEASE =
-        "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) "
-            + "else return 0 end";
+        "if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end\n"
+            + "redis.call('del', KEYS[1])\n"
+            + "if redis.call('pubsub', 'numsub', KEYS[1] .. ':released')[2] > 0 then\n"
+            + "  redis.call('publish', KEYS[1] .. ':released', 'released')\n"
+            + "end\n"
+            + "return 1";
 
     private final RedisClient client;
     private final StatefulRedisConnection<String, String> connection;
     private final RedisCommands<String, String> redis;
     private final String releaseSha;
     private final String owner = UUID.randomUUID().toString();
+    private final ConcurrentHashMap<String, Semaphore> waiters = new ConcurrentHashMap<>();
+    private @Nullable StatefulRedisPubSubConnection<String, String> pubSub;
 
     Raw(String hostPort) {
       client = RedisClient.create(RedisURI.create("redis://" + hostPort));
       connection = client.connect();
       redis = connection.sync();
       releaseSha = redis.scriptLoad(RELEASE);
+    }
+
+    private synchronized StatefulRedisPubSubConnection<String, String> pubSub() {
+      if (pubSub == null) {
+        pubSub = client.connectPubSub();
+        pubSub.addListener(
+            new RedisPubSubAdapter<>() {
+              @Override
+              public void message(String channel, String message) {
+                @Nullable Semaphore s = waiters.get(channel);
+                if (s != null) {
+                  s.release();
+                }
+              }
+            });
+      }
+      return pubSub;
+    }
+
+    private @Nullable Held trySet(String key) {
+      if (!"OK".equals(redis.set(key, owner, SetArgs.Builder.nx().px(30_000)))) {
+        return null;
+      }
+      return () -> {
+        Long released =
+            redis.evalsha(releaseSha, ScriptOutputType.INTEGER, new String[] {key}, owner);
+        if (released == null || released != 1L) {
+          throw new IllegalStateException("raw Redis lock " + key + " was not held");
+        }
+      };
+    }
+
+    /** Waits for {@code key} with one waiter per key (the hand-off harness has one). */
+    private Held await(String key) throws InterruptedException {
+      String channel = key + ":released";
+      Semaphore wake = new Semaphore(0);
+      if (waiters.putIfAbsent(channel, wake) != null) {
+        throw new IllegalStateException("the raw bound waits with one waiter per lock");
+      }
+      try {
+        pubSub().sync().subscribe(channel);
+        long deadline = System.nanoTime() + MAX_WAIT_MILLIS * 1_000_000L;
+        while (true) {
+          Held held = trySet(key);
+          if (held != null) {
+            return held;
+          }
+          if (System.nanoTime() - deadline > 0) {
+            throw new IllegalStateException("could not acquire raw Redis lock " + key + " in time");
+          }
+          wake.tryAcquire(100, TimeUnit.MILLISECONDS);
+          wake.drainPermits();
+        }
+      } finally {
+        waiters.remove(channel);
+        pubSub().async().unsubscribe(channel);
+      }
     }
 
     @Override
@@ -53,29 +126,22 @@ final class RedisTargets {
     @Override
     public Held acquire(String name) throws Exception {
       String key = "raw:" + name;
-      return Waits.retry(
-          key,
-          () -> {
-            if (!"OK".equals(redis.set(key, owner, SetArgs.Builder.nx().px(30_000)))) {
-              return null;
-            }
-            return () -> {
-              Long deleted =
-                  redis.evalsha(releaseSha, ScriptOutputType.INTEGER, new String[] {key}, owner);
-              if (deleted == null || deleted != 1L) {
-                throw new IllegalStateException("raw Redis lock " + key + " was not held");
-              }
-            };
-          });
+      Held held = trySet(key);
+      return held != null ? held : await(key);
     }
 
     @Override
     public boolean blocking() {
-      return false;
+      return true;
     }
 
     @Override
     public void close() {
+      synchronized (this) {
+        if (pubSub != null) {
+          pubSub.close();
+        }
+      }
       connection.close();
       client.shutdown();
     }
