@@ -116,8 +116,176 @@ class ProviderRegistryTest {
         .hasMessageContaining("has no scheme");
   }
 
+  @Test
+  @DisplayName(
+      "a provider whose schemes() throws is skipped, the others are found; schemes match in any"
+          + " case")
+  void failingSchemesSkippedAndCaseIgnored() {
+    LockProvider failing =
+        new SecondMemProvider() {
+          @Override
+          public Set<String> schemes() {
+            throw new IllegalStateException("boom");
+          }
+        };
+    LockProvider upper =
+        new SecondMemProvider() {
+          @Override
+          public Set<String> schemes() {
+            return Set.of("MEM");
+          }
+        };
+    ProviderRegistry registry = new ProviderRegistry(() -> List.of(failing, upper));
+    assertThat(registry.byScheme()).containsOnlyKeys("mem");
+    assertThat(registry.byScheme().get("mem")).containsExactly(upper);
+    try (LockClient client = registry.open("MEM:case", LockOptions.defaults())) {
+      assertThat(client.lock("a").tryAcquire()).isPresent();
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "unknown options are all named, in the plural; a provider that passes unknown options on"
+          + " gets them")
+  void unknownOptionsPluralAndPassedOn() {
+    assertThatThrownBy(() -> LockClient.open("mem:x?colour=blue&size=9"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("unknown options 'colour', 'size' in lock URI")
+        .hasMessageContaining("known options for scheme 'mem': ");
+    assertThatThrownBy(() -> LockClient.open("mem:x?colour=blue"))
+        .hasMessageStartingWith("unknown option 'colour' in lock URI");
+
+    java.util.concurrent.atomic.AtomicReference<LockUri> seen =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    LockProvider lenient =
+        new SecondMemProvider() {
+          @Override
+          public boolean passesUnknownOptions() {
+            return true;
+          }
+
+          @Override
+          public LockStore open(LockUri uri, LockOptions options) {
+            seen.set(uri);
+            return super.open(uri, options);
+          }
+        };
+    try (LockClient client =
+        new ProviderRegistry(() -> List.of(lenient))
+            .open("mem:x?colour=blue&leaseTime=5s", LockOptions.defaults())) {
+      assertThat(seen.get().options()).containsOnlyKeys("colour");
+      assertThat(client.options().leaseTime()).isEqualTo(Duration.ofSeconds(5));
+    }
+  }
+
+  @Test
+  @DisplayName("a store the engine refuses (lease below the store's minimum) is closed, not leaked")
+  void refusedStoreIsClosed() {
+    java.util.concurrent.atomic.AtomicBoolean closed =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    LockProvider coarse =
+        new SecondMemProvider() {
+          @Override
+          public LockStore open(LockUri uri, LockOptions options) {
+            LockStore mem = new MemLockStore(MemLockSpace.named("coarse"));
+            return new LockStore() {
+              @Override
+              public String describe() {
+                return mem.describe();
+              }
+
+              @Override
+              public String keyPrefix() {
+                return mem.keyPrefix();
+              }
+
+              @Override
+              public Set<Capability> capabilities() {
+                return mem.capabilities();
+              }
+
+              @Override
+              public dev.locksmith.spi.StoreTiming timing() {
+                return new dev.locksmith.spi.StoreTiming(
+                    Duration.ofSeconds(2), Duration.ofSeconds(1));
+              }
+
+              @Override
+              public dev.locksmith.spi.Acquisition tryAcquire(
+                  dev.locksmith.spi.LockKey key, String owner, Duration leaseTime) {
+                return mem.tryAcquire(key, owner, leaseTime);
+              }
+
+              @Override
+              public boolean extend(
+                  dev.locksmith.spi.LockKey key, String owner, Duration leaseTime) {
+                return mem.extend(key, owner, leaseTime);
+              }
+
+              @Override
+              public dev.locksmith.spi.ReleaseOutcome release(
+                  dev.locksmith.spi.LockKey key, String owner) {
+                return mem.release(key, owner);
+              }
+
+              @Override
+              public dev.locksmith.spi.LockState read(dev.locksmith.spi.LockKey key) {
+                return mem.read(key);
+              }
+
+              @Override
+              public void close() {
+                closed.set(true);
+                mem.close();
+              }
+            };
+          }
+        };
+    ProviderRegistry registry = new ProviderRegistry(() -> List.of(coarse));
+    assertThatThrownBy(() -> registry.open("mem:x?leaseTime=1s", LockOptions.defaults()))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(closed).isTrue();
+  }
+
+  @Test
+  @DisplayName(
+      "the shared registry also finds providers that only the thread's context class loader"
+          + " declares, once each, and skips a declared class that does not exist")
+  void contextClassLoaderProviders(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path services = dir.resolve("META-INF/services");
+    java.nio.file.Files.createDirectories(services);
+    java.nio.file.Files.writeString(
+        services.resolve(LockProvider.class.getName()),
+        "dev.locksmith.internal.NoSuchProvider\n" + ContextOnlyProvider.class.getName() + "\n");
+    Thread thread = Thread.currentThread();
+    ClassLoader before = thread.getContextClassLoader();
+    assertThat(ProviderRegistry.shared().byScheme()).doesNotContainKey("context-only");
+    try (java.net.URLClassLoader plugin =
+        new java.net.URLClassLoader(
+            new java.net.URL[] {dir.toUri().toURL()}, ProviderRegistry.class.getClassLoader())) {
+      thread.setContextClassLoader(plugin);
+      assertThat(ProviderRegistry.shared().byScheme())
+          .containsKey("context-only")
+          .satisfies(m -> assertThat(m.get("mem")).as("mem providers").hasSize(1));
+      try (LockClient client = LockClient.open("context-only:plugin")) {
+        assertThat(client.lock("a").tryAcquire()).isPresent();
+      }
+    } finally {
+      thread.setContextClassLoader(before);
+    }
+  }
+
+  /** A provider declared only by the test's own class loader (a plugin's). */
+  public static final class ContextOnlyProvider extends SecondMemProvider {
+    @Override
+    public Set<String> schemes() {
+      return Set.of("context-only");
+    }
+  }
+
   /** A second provider for mem:, to make a clash. */
-  static final class SecondMemProvider implements LockProvider {
+  static class SecondMemProvider implements LockProvider {
     @Override
     public Set<String> schemes() {
       return Set.of("mem");
