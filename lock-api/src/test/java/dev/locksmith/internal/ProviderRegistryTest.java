@@ -181,70 +181,20 @@ class ProviderRegistryTest {
   @Test
   @DisplayName("a store the engine refuses (lease below the store's minimum) is closed, not leaked")
   void refusedStoreIsClosed() {
-    java.util.concurrent.atomic.AtomicBoolean closed =
-        new java.util.concurrent.atomic.AtomicBoolean();
-    LockProvider coarse =
+    TimedStore coarse =
+        new TimedStore(
+            new dev.locksmith.spi.StoreTiming(Duration.ofSeconds(2), Duration.ofSeconds(1)));
+    LockProvider provider =
         new SecondMemProvider() {
           @Override
           public LockStore open(LockUri uri, LockOptions options) {
-            LockStore mem = new MemLockStore(MemLockSpace.named("coarse"));
-            return new LockStore() {
-              @Override
-              public String describe() {
-                return mem.describe();
-              }
-
-              @Override
-              public String keyPrefix() {
-                return mem.keyPrefix();
-              }
-
-              @Override
-              public Set<Capability> capabilities() {
-                return mem.capabilities();
-              }
-
-              @Override
-              public dev.locksmith.spi.StoreTiming timing() {
-                return new dev.locksmith.spi.StoreTiming(
-                    Duration.ofSeconds(2), Duration.ofSeconds(1));
-              }
-
-              @Override
-              public dev.locksmith.spi.Acquisition tryAcquire(
-                  dev.locksmith.spi.LockKey key, String owner, Duration leaseTime) {
-                return mem.tryAcquire(key, owner, leaseTime);
-              }
-
-              @Override
-              public boolean extend(
-                  dev.locksmith.spi.LockKey key, String owner, Duration leaseTime) {
-                return mem.extend(key, owner, leaseTime);
-              }
-
-              @Override
-              public dev.locksmith.spi.ReleaseOutcome release(
-                  dev.locksmith.spi.LockKey key, String owner) {
-                return mem.release(key, owner);
-              }
-
-              @Override
-              public dev.locksmith.spi.LockState read(dev.locksmith.spi.LockKey key) {
-                return mem.read(key);
-              }
-
-              @Override
-              public void close() {
-                closed.set(true);
-                mem.close();
-              }
-            };
+            return coarse;
           }
         };
-    ProviderRegistry registry = new ProviderRegistry(() -> List.of(coarse));
+    ProviderRegistry registry = new ProviderRegistry(() -> List.of(provider));
     assertThatThrownBy(() -> registry.open("mem:x?leaseTime=1s", LockOptions.defaults()))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThat(closed).isTrue();
+    assertThat(coarse.closed).isTrue();
   }
 
   @Test
