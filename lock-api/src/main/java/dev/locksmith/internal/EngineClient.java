@@ -156,10 +156,7 @@ public final class EngineClient implements LockClient {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    for (EngineLease lease : leases) {
-      lease.abandon();
-    }
-    watchdog.shutdown();
+    watchdog.shutdown(); // Stops every lease's renewal and expiry timers; tells the store nothing.
     store.close();
   }
 

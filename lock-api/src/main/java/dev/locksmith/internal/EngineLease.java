@@ -332,11 +332,6 @@ final class EngineLease implements Lease {
     return new ArrayList<>(listeners);
   }
 
-  /** Stops the timers without telling the store anything: the client is crashing or closing. */
-  void abandon() {
-    client.watchdog().unwatch(this);
-  }
-
   // The watchdog's side. tick() runs on its sweep thread, renew() on its renewal thread.
 
   /**

@@ -205,60 +205,35 @@ final class EngineLock implements DistributedLock {
     return poll(who, fresh, deadline, interruptible);
   }
 
-  private @Nullable EngineLease poll(
-      String firstOwner, boolean fresh, long deadline, boolean interruptible)
-      throws InterruptedException {
-    String who = firstOwner;
-    Backoff backoff = new Backoff(client.options().backoffMin(), client.options().backoffMax());
-    WakeSignal signal = new WakeSignal();
-    AutoCloseable subscription = null;
-    boolean busySeen = false;
-    boolean interruptedMeanwhile = false;
-    boolean acquired = false;
-    try {
-      while (true) {
-        long start = System.nanoTime();
-        Instant startInstant = client.options().clock().instant();
-        Acquisition a;
-        try {
-          a = callTryAcquire(who, fresh);
-        } catch (InterruptedException e) {
-          if (interruptible) {
-            throw e;
-          }
-          // lock() is not interruptible: remember the interrupt and keep trying, as a new owner,
-          // since the interrupted attempt's hold is being undone in the background.
-          interruptedMeanwhile = true;
-          who = client.newOwner("");
-          a = Acquisition.busy();
-        }
-        if (a.isAcquired()) {
-          acquired = true;
-          return newLease(who, a, start, startInstant);
-        }
-        busySeen = true;
-        long remaining = remaining(deadline);
-        if (remaining <= 0) {
-          return null;
-        }
-        if (subscription == null && client.capabilities().contains(Capability.WAKE_ON_RELEASE)) {
-          subscription = subscribe(signal);
-          if (subscription != null) {
-            // Ask again at once: a release between the busy answer and the subscription is missed.
-            continue;
-          }
-        }
-        long pause = Math.min(backoff.nextNanos(a.retryAfter()), remaining);
-        try {
-          signal.await(pause);
-        } catch (InterruptedException e) {
-          if (interruptible) {
-            throw e;
-          }
-          interruptedMeanwhile = true;
-        }
+  /**
+   * What one wait has done that its end must undo, whichever way it ends: a place in the store's
+   * queue, a release subscription, a waiting writer's mark, an interrupt set aside.
+   */
+  private final class Wait {
+    private String who;
+    // Whether `who` is this attempt's own owner id, so that its hold may be released blindly.
+    private final boolean fresh;
+    private @Nullable QueuedAttempt queued;
+    private @Nullable AutoCloseable subscription;
+    private boolean busySeen;
+    private boolean acquired;
+    private boolean interruptedMeanwhile;
+
+    Wait(String who, boolean fresh) {
+      this.who = who;
+      this.fresh = fresh;
+    }
+
+    /** The lease of an acquire that succeeded: nothing of the wait is undone then. */
+    EngineLease acquired(Acquisition a, long start, Instant startInstant) {
+      acquired = true;
+      return newLease(who, a, start, startInstant);
+    }
+
+    void end() {
+      if (queued != null && !acquired) {
+        leaveQueue(queued, who, fresh);
       }
-    } finally {
       if (subscription != null) {
         closeQuietly(subscription);
       }
@@ -268,6 +243,64 @@ final class EngineLock implements DistributedLock {
       }
       if (interruptedMeanwhile) {
         Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private @Nullable EngineLease poll(
+      String firstOwner, boolean fresh, long deadline, boolean interruptible)
+      throws InterruptedException {
+    Wait wait = new Wait(firstOwner, fresh);
+    try {
+      return poll(wait, deadline, interruptible);
+    } finally {
+      wait.end();
+    }
+  }
+
+  private @Nullable EngineLease poll(Wait wait, long deadline, boolean interruptible)
+      throws InterruptedException {
+    Backoff backoff = new Backoff(client.options().backoffMin(), client.options().backoffMax());
+    WakeSignal signal = new WakeSignal();
+    while (true) {
+      long start = System.nanoTime();
+      Instant startInstant = client.options().clock().instant();
+      Acquisition a;
+      try {
+        a = callTryAcquire(wait.who, wait.fresh);
+      } catch (InterruptedException e) {
+        if (interruptible) {
+          throw e;
+        }
+        // lock() is not interruptible: remember the interrupt and keep trying, as a new owner,
+        // since the interrupted attempt's hold is being undone in the background.
+        wait.interruptedMeanwhile = true;
+        wait.who = client.newOwner("");
+        a = Acquisition.busy();
+      }
+      if (a.isAcquired()) {
+        return wait.acquired(a, start, startInstant);
+      }
+      wait.busySeen = true;
+      long remaining = remaining(deadline);
+      if (remaining <= 0) {
+        return null;
+      }
+      if (wait.subscription == null && client.capabilities().contains(Capability.WAKE_ON_RELEASE)) {
+        wait.subscription = subscribe(signal);
+        if (wait.subscription != null) {
+          // Ask again at once: a release between the busy answer and the subscription is missed.
+          continue;
+        }
+      }
+      long pause = Math.min(backoff.nextNanos(a.retryAfter()), remaining);
+      try {
+        signal.await(pause);
+      } catch (InterruptedException e) {
+        if (interruptible) {
+          throw e;
+        }
+        wait.interruptedMeanwhile = true;
       }
     }
   }
@@ -293,67 +326,71 @@ final class EngineLock implements DistributedLock {
   private @Nullable EngineLease waitInQueue(
       QueuedAttempt queued, String who, boolean fresh, long deadline, boolean interruptible)
       throws InterruptedException {
-    WakeSignal signal = new WakeSignal();
-    boolean interruptedMeanwhile = false;
-    boolean acquired = false;
+    Wait wait = new Wait(who, fresh);
+    wait.queued = queued;
     try {
-      while (true) {
-        long start = System.nanoTime();
-        Instant startInstant = client.options().clock().instant();
-        Acquisition a;
-        try {
-          queued.awaitChange(signal::signal);
-          a = queued.poll();
-        } catch (RuntimeException e) {
-          InterruptedException interrupted = failure(e);
-          if (interruptible) {
-            throw interrupted;
-          }
-          // lock() is not interruptible: remember the interrupt and keep our place in the queue.
-          interruptedMeanwhile = true;
-          continue;
+      return waitInQueue(queued, wait, deadline, interruptible);
+    } finally {
+      wait.end();
+    }
+  }
+
+  private @Nullable EngineLease waitInQueue(
+      QueuedAttempt queued, Wait wait, long deadline, boolean interruptible)
+      throws InterruptedException {
+    WakeSignal signal = new WakeSignal();
+    while (true) {
+      long start = System.nanoTime();
+      Instant startInstant = client.options().clock().instant();
+      Acquisition a;
+      try {
+        queued.awaitChange(signal::signal);
+        a = queued.poll();
+      } catch (RuntimeException e) {
+        InterruptedException interrupted = failure(e);
+        if (interruptible) {
+          throw interrupted;
         }
-        if (a.isAcquired()) {
-          acquired = true;
-          return newLease(who, a, start, startInstant);
+        // lock() is not interruptible: remember the interrupt and keep our place in the queue.
+        wait.interruptedMeanwhile = true;
+        continue;
+      }
+      if (a.isAcquired()) {
+        return wait.acquired(a, start, startInstant);
+      }
+      long remaining = remaining(deadline);
+      if (remaining <= 0) {
+        return null;
+      }
+      // The queue signals when our predecessor leaves; the cap guards against a lost signal, and
+      // the hint against a holder that expires rather than releases (nobody signals that).
+      long pause = Math.min(remaining, client.options().backoffMax().toNanos() * 20);
+      if (a.retryAfter() != null) {
+        pause = Math.min(pause, Math.max(0, InputRules.saturatedNanos(a.retryAfter())) + 1_000_000);
+      }
+      try {
+        signal.await(pause);
+      } catch (InterruptedException e) {
+        if (interruptible) {
+          throw e;
         }
-        long remaining = remaining(deadline);
-        if (remaining <= 0) {
-          return null;
-        }
-        // The queue signals when our predecessor leaves; the cap guards against a lost signal, and
-        // the hint against a holder that expires rather than releases (nobody signals that).
-        long pause = Math.min(remaining, client.options().backoffMax().toNanos() * 20);
-        if (a.retryAfter() != null) {
-          pause =
-              Math.min(pause, Math.max(0, InputRules.saturatedNanos(a.retryAfter())) + 1_000_000);
-        }
-        try {
-          signal.await(pause);
-        } catch (InterruptedException e) {
-          if (interruptible) {
-            throw e;
-          }
-          interruptedMeanwhile = true;
-        }
+        wait.interruptedMeanwhile = true;
+      }
+    }
+  }
+
+  /** Gives up a place in the queue; an interrupt does not stop it (the caller keeps the flag). */
+  private void leaveQueue(QueuedAttempt queued, String who, boolean fresh) {
+    boolean interrupted = Thread.interrupted();
+    try {
+      queued.close();
+    } catch (RuntimeException e) {
+      log.debug("Leaving the queue of lock '{}' failed", key, e);
+      if (fresh) {
+        client.releaseQuietly(key, who);
       }
     } finally {
-      if (!acquired) {
-        boolean interrupted = Thread.interrupted();
-        try {
-          queued.close();
-        } catch (RuntimeException e) {
-          log.debug("Leaving the queue of lock '{}' failed", key, e);
-          if (fresh) {
-            client.releaseQuietly(key, who);
-          }
-        } finally {
-          if (interrupted) {
-            Thread.currentThread().interrupt();
-          }
-        }
-      }
-      if (interruptedMeanwhile) {
+      if (interrupted) {
         Thread.currentThread().interrupt();
       }
     }

@@ -74,7 +74,7 @@ final class LeaseWatchdog {
     wakeBy(deadline);
   }
 
-  /** Stops watching {@code lease} (released, lost, abandoned). */
+  /** Stops watching {@code lease} (released or lost). */
   void unwatch(EngineLease lease) {
     watched.remove(lease);
   }
@@ -128,7 +128,7 @@ final class LeaseWatchdog {
     try {
       renewals.execute(renewal);
     } catch (RejectedExecutionException closing) {
-      // The client is closing: its leases are being released or abandoned.
+      // The client is closing or crashing: its leases are released or left to expire.
     }
   }
 

@@ -146,6 +146,33 @@ class LeaseScheduleTest {
 
   @Test
   @DisplayName(
+      "an extend restarts the schedule from its own start: renewal due a third of the new lease"
+          + " later, expiry a whole lease later")
+  void extendRestartsTheSchedule() {
+    EngineLease lease = lease("extended", Duration.ofSeconds(30), true);
+    long before = System.nanoTime();
+    lease.extend(Duration.ofSeconds(12));
+    long after = System.nanoTime();
+    assertThat(lease.tick(past)).isBetween(before + 4 * SECOND, after + 4 * SECOND);
+    assertThat(lease.isValid()).isTrue();
+  }
+
+  @Test
+  @DisplayName(
+      "an auto-renewed lease whose renewal never came back is lost at its expiry, saying so")
+  void expiryWhileRenewing() {
+    EngineLease lease = lease("stuck", Duration.ofSeconds(30), true);
+    List<String> reasons = new CopyOnWriteArrayList<>();
+    lease.onLost((l, why) -> reasons.add(why.getMessage()));
+    renewalGate = new CountDownLatch(1);
+    lease.tick(start + 10 * SECOND);
+    await().atMost(Duration.ofSeconds(30)).until(() -> renewals.size() == 1);
+    assertThat(lease.tick(start + 30 * SECOND)).isEqualTo(LeaseWatchdog.NONE);
+    assertThat(reasons).singleElement().asString().contains("expired before a renewal succeeded");
+  }
+
+  @Test
+  @DisplayName(
       "a renewal that started before the lease's own start does not move its expiry back (an"
           + " extend that overtook a slow renewal keeps its longer validity)")
   void renewalNeverShortensValidity() {
@@ -157,8 +184,14 @@ class LeaseScheduleTest {
     await().atMost(Duration.ofSeconds(30)).until(() -> renewals.size() == 1);
     long after = System.nanoTime();
 
-    // The renewal set its next due time from its own start: a third of a lease after it ran.
+    // The renewal set its next due time from its own start: a third of a lease after it ran, and
+    // woke the watchdog for it.
     assertThat(lease.tick(past)).isBetween(before + 10 * SECOND, after + 10 * SECOND);
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> client.watchdog().nextSweepAt() != LeaseWatchdog.NONE);
+    assertThat(client.watchdog().nextSweepAt())
+        .isBetween(before + 10 * SECOND, System.nanoTime() + 10 * SECOND);
     lease.tick(expiry - 1); // Renews again, and is not lost.
     assertThat(lost).as("losses at one nanosecond before the original expiry").hasValue(0);
     await().atMost(Duration.ofSeconds(30)).until(() -> renewals.size() == 2);

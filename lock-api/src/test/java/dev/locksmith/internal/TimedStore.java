@@ -7,14 +7,18 @@ import dev.locksmith.spi.Acquisition;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockState;
 import dev.locksmith.spi.LockStore;
+import dev.locksmith.spi.QueuedAttempt;
 import dev.locksmith.spi.ReleaseOutcome;
 import dev.locksmith.spi.StoreTiming;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -25,15 +29,40 @@ import org.jspecify.annotations.Nullable;
  */
 class TimedStore implements LockStore {
 
-  private final MemLockStore mem =
-      new MemLockStore(MemLockSpace.named("timed-" + UUID.randomUUID()));
+  private final MemLockStore mem;
   private final StoreTiming timing;
+  // What the store declares; a test may change it before it opens a client.
+  volatile Set<Capability> capabilities;
   final List<Duration> extendedTo = new CopyOnWriteArrayList<>();
+  final AtomicInteger enqueued = new AtomicInteger();
   final AtomicBoolean closed = new AtomicBoolean();
   volatile @Nullable Supplier<RuntimeException> extendFailure;
+  // Runs inside extend, after the store extended the hold and before it answers.
+  volatile Runnable duringExtend = () -> {};
 
+  /** A mem: store that declares {@code timing}; waiters poll. */
   TimedStore(StoreTiming timing) {
+    this(timing, MemLockStore.Waiters.POLL);
+  }
+
+  /** A mem: store that declares {@code timing} and keeps waiters as {@code waiters} says. */
+  TimedStore(StoreTiming timing, MemLockStore.Waiters waiters) {
+    this.mem = new MemLockStore(MemLockSpace.named("timed-" + UUID.randomUUID()), "", waiters);
     this.timing = timing;
+    this.capabilities = mem.capabilities();
+  }
+
+  /** The mem: store's capabilities but {@code without}, plus {@code with}. */
+  Set<Capability> capabilitiesWith(Set<Capability> with, Set<Capability> without) {
+    Set<Capability> caps = EnumSet.copyOf(mem.capabilities());
+    caps.removeAll(without);
+    caps.addAll(with);
+    return Set.copyOf(caps);
+  }
+
+  /** The space behind the store, for tests that change holds from outside. */
+  MemLockSpace space() {
+    return mem.space();
   }
 
   @Override
@@ -48,7 +77,7 @@ class TimedStore implements LockStore {
 
   @Override
   public Set<Capability> capabilities() {
-    return mem.capabilities();
+    return capabilities;
   }
 
   @Override
@@ -68,7 +97,25 @@ class TimedStore implements LockStore {
     if (failure != null) {
       throw failure.get();
     }
-    return mem.extend(key, owner, leaseTime);
+    boolean held = mem.extend(key, owner, leaseTime);
+    duringExtend.run();
+    return held;
+  }
+
+  @Override
+  public Optional<QueuedAttempt> enqueue(LockKey key, String owner, Duration leaseTime) {
+    enqueued.incrementAndGet();
+    return mem.enqueue(key, owner, leaseTime);
+  }
+
+  @Override
+  public Optional<AutoCloseable> onRelease(LockKey key, Runnable onRelease) {
+    return mem.onRelease(key, onRelease);
+  }
+
+  @Override
+  public void withdraw(LockKey key, String owner) {
+    mem.withdraw(key, owner);
   }
 
   @Override

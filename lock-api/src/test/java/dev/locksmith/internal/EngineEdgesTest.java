@@ -1,0 +1,276 @@
+package dev.locksmith.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.Capability;
+import dev.locksmith.DistributedLock;
+import dev.locksmith.Lease;
+import dev.locksmith.LeaseLostException;
+import dev.locksmith.LockObserver;
+import dev.locksmith.LockOptions;
+import dev.locksmith.UnsupportedCapabilityException;
+import dev.locksmith.mem.MemLockStore;
+import dev.locksmith.spi.LockKey;
+import dev.locksmith.spi.LockMode;
+import dev.locksmith.spi.StoreTiming;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The engine's promises at their edges, each seen from the store's side or through a lease built at
+ * a chosen instant: which calls a closed client refuses, which capabilities an option needs, what
+ * the observer is told, and what a lease does when it ends some unusual way.
+ */
+class EngineEdgesTest {
+
+  private final List<EngineClient> clients = new ArrayList<>();
+
+  @AfterEach
+  void close() {
+    clients.forEach(EngineClient::close);
+  }
+
+  private EngineClient client(TimedStore store, LockOptions options) {
+    EngineClient c = new EngineClient(store, options);
+    clients.add(c);
+    return c;
+  }
+
+  private static TimedStore store() {
+    return new TimedStore(StoreTiming.MILLISECONDS);
+  }
+
+  private static AtomicInteger losses(Lease lease) {
+    AtomicInteger told = new AtomicInteger();
+    lease.onLost((l, why) -> told.incrementAndGet());
+    return told;
+  }
+
+  @Test
+  @DisplayName(
+      "a lock knows its name; acquire() with no limit takes a free lock and waits for a held one")
+  void acquireWithoutLimit() throws Exception {
+    TimedStore store = store();
+    EngineClient a = client(store, LockOptions.defaults());
+    EngineClient b = client(store, LockOptions.defaults());
+    DistributedLock lock = a.lock("job");
+    assertThat(lock.name()).isEqualTo("job");
+    Lease held = lock.acquire();
+    CompletableFuture<Lease> waiting =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return b.lock("job").acquire();
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    assertThat(waiting).as("a waiter while the lock is held").isNotDone();
+    held.release();
+    Lease next = waiting.get(10, TimeUnit.SECONDS);
+    assertThat(next.isValid()).isTrue();
+    next.release();
+  }
+
+  @Test
+  @DisplayName("a closed client refuses isLocked, asLock and every acquire with 'closed'")
+  void closedClientRefusesUse() {
+    EngineClient a = client(store(), LockOptions.defaults());
+    DistributedLock lock = a.lock("job");
+    a.close();
+    assertThatThrownBy(lock::isLocked).hasMessageContaining("closed");
+    assertThatThrownBy(lock::asLock).hasMessageContaining("closed");
+    assertThatThrownBy(lock::tryAcquire)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+  }
+
+  @Test
+  @DisplayName("withOwner needs REENTRANCY: a store without it refuses, naming the capability")
+  void withOwnerNeedsReentrancy() {
+    TimedStore store = store();
+    store.capabilities = store.capabilitiesWith(Set.of(), Set.of(Capability.REENTRANCY));
+    EngineClient a = client(store, LockOptions.defaults());
+    assertThatThrownBy(() -> a.lock("job").withOwner("worker-1"))
+        .isInstanceOf(UnsupportedCapabilityException.class)
+        .hasMessageContaining("REENTRANCY");
+  }
+
+  @Test
+  @DisplayName(
+      "on a store with a queue, tryAcquire() asks once and never joins the queue; a wait joins"
+          + " it once")
+  void tryAcquireNeverQueues() throws InterruptedException {
+    TimedStore store = new TimedStore(StoreTiming.MILLISECONDS, MemLockStore.Waiters.QUEUE);
+    EngineClient a = client(store, LockOptions.defaults());
+    EngineClient b = client(store, LockOptions.defaults());
+    Lease held = a.lock("job").tryAcquire().orElseThrow();
+    assertThat(b.lock("job").tryAcquire()).isEmpty();
+    assertThat(store.enqueued).as("queue joins of tryAcquire()").hasValue(0);
+    assertThat(b.lock("job").tryAcquire(Duration.ofMillis(50))).isEmpty();
+    assertThat(store.enqueued).as("queue joins of tryAcquire(wait)").hasValue(1);
+    held.release();
+  }
+
+  @Test
+  @DisplayName("the observer is told how long an acquire took: no less than its wait, no more")
+  void observedAcquireTime() throws InterruptedException {
+    List<Duration> took = new CopyOnWriteArrayList<>();
+    LockOptions observed =
+        LockOptions.builder()
+            .observer(
+                new LockObserver() {
+                  @Override
+                  public void acquireEnded(
+                      String store, String lockName, AcquireOutcome outcome, Duration d) {
+                    took.add(d);
+                  }
+                })
+            .build();
+    TimedStore store = store();
+    Lease held = client(store, LockOptions.defaults()).lock("job").tryAcquire().orElseThrow();
+    EngineClient b = client(store, observed);
+    long before = System.nanoTime();
+    assertThat(b.lock("job").tryAcquire(Duration.ofMillis(200))).isEmpty();
+    Duration elapsed = Duration.ofNanos(System.nanoTime() - before);
+    assertThat(took)
+        .singleElement()
+        .satisfies(d -> assertThat(d).isBetween(Duration.ofMillis(200), elapsed));
+    held.release();
+  }
+
+  @Test
+  @DisplayName(
+      "a lease past its lease time is invalid even if nobody marked it lost (a stalled watchdog),"
+          + " but a session-bound lease is valid until its session says otherwise")
+  void validityWithoutTheWatchdog() {
+    TimedStore timed = store();
+    EngineClient a = client(timed, LockOptions.defaults());
+    LockKey key = new LockKey("job", LockMode.EXCLUSIVE);
+    long longAgo = System.nanoTime() - TimeUnit.SECONDS.toNanos(10);
+    assertThat(lease(a, key, longAgo).isValid()).as("timed lease, 9 s past its expiry").isFalse();
+    assertThat(lease(a, key, System.nanoTime()).isValid()).as("timed lease, fresh").isTrue();
+
+    TimedStore session = store();
+    session.capabilities = session.capabilitiesWith(Set.of(Capability.SESSION_BOUND), Set.of());
+    EngineClient s = client(session, LockOptions.defaults());
+    assertThat(lease(s, key, longAgo).isValid()).as("session-bound lease, 9 s past").isTrue();
+  }
+
+  private static EngineLease lease(EngineClient client, LockKey key, long startNanos) {
+    return new EngineLease(
+        client,
+        key,
+        client.newOwner("t"),
+        1,
+        Duration.ofSeconds(1),
+        false,
+        startNanos,
+        Instant.now());
+  }
+
+  @Test
+  @DisplayName(
+      "a renewal the store failed is retried before the lease runs out: an outage from before the"
+          + " first renewal to past it does not lose the lease")
+  void failedRenewalIsRetried() {
+    List<LockObserver.RenewalOutcome> renewals = new CopyOnWriteArrayList<>();
+    TimedStore store = store();
+    EngineClient a =
+        client(
+            store,
+            LockOptions.builder()
+                .leaseTime(Duration.ofSeconds(6))
+                .observer(
+                    new LockObserver() {
+                      @Override
+                      public void renewalEnded(
+                          String s, String lockName, RenewalOutcome outcome, Duration took) {
+                        renewals.add(outcome);
+                      }
+                    })
+                .build());
+    Lease lease = a.lock("job").tryAcquire().orElseThrow();
+    AtomicInteger lost = losses(lease);
+    store.space().outage(true);
+    // The first renewal is due at 2 s; it fails, and is retried every 600 ms.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> renewals.contains(LockObserver.RenewalOutcome.FAILED));
+    store.space().outage(false);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> renewals.contains(LockObserver.RenewalOutcome.RENEWED) || lost.get() > 0);
+    assertThat(lost).as("losses of a lease whose renewal was retried after the outage").hasValue(0);
+    assertThat(lease.isValid()).isTrue();
+    lease.release();
+  }
+
+  @Test
+  @DisplayName("onLost returns the lease, so listeners can be chained")
+  void onLostIsFluent() {
+    Lease lease = client(store(), LockOptions.defaults()).lock("job").tryAcquire().orElseThrow();
+    assertThat(lease.onLost((l, why) -> {})).isSameAs(lease);
+    lease.release();
+  }
+
+  @Test
+  @DisplayName(
+      "releaseHeldAtLeast hands the lease back to the store: the client no longer tracks it; a"
+          + " hold found gone is told to the lease's listeners too")
+  void releaseHeldAtLeastEndsTheLease() {
+    TimedStore store = store();
+    EngineClient a = client(store, LockOptions.defaults());
+    a.lock("kept").tryAcquire().orElseThrow().releaseHeldAtLeast(Duration.ofSeconds(10));
+    assertThat(a.activeLeases()).as("leases tracked after releaseHeldAtLeast").isZero();
+
+    Lease gone = a.lock("gone").tryAcquire().orElseThrow();
+    AtomicInteger told = losses(gone);
+    store.space().deleteHolds("gone", LockMode.EXCLUSIVE);
+    assertThatThrownBy(() -> gone.releaseHeldAtLeast(Duration.ofSeconds(10)))
+        .isInstanceOf(LeaseLostException.class);
+    assertThat(told).hasValue(1);
+  }
+
+  @Test
+  @DisplayName("a lease lost to an extend that found the hold gone leaves no timer behind")
+  void lostLeaseLeavesNoTimer() {
+    TimedStore store = store();
+    EngineClient a = client(store, LockOptions.builder().autoRenew(false).build());
+    Lease lease = a.lock("job").tryAcquire().orElseThrow();
+    assertThat(a.scheduledTimers()).isEqualTo(1);
+    store.space().deleteHolds("job", LockMode.EXCLUSIVE);
+    assertThatThrownBy(() -> lease.extend(Duration.ofSeconds(5)))
+        .isInstanceOf(LeaseLostException.class);
+    assertThat(a.scheduledTimers()).isZero();
+  }
+
+  @Test
+  @DisplayName(
+      "an extend that the store granted while the lease was released meanwhile reports the"
+          + " release instead of reviving the lease")
+  void releasedDuringExtend() {
+    TimedStore store = store();
+    EngineClient a = client(store, LockOptions.defaults());
+    Lease lease = a.lock("job").tryAcquire().orElseThrow();
+    AtomicReference<Lease> releaseMe = new AtomicReference<>(lease);
+    store.duringExtend = () -> releaseMe.getAndSet(null).release();
+    assertThatThrownBy(() -> lease.extend(Duration.ofSeconds(5)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("already released");
+    assertThat(lease.isValid()).isFalse();
+  }
+}
