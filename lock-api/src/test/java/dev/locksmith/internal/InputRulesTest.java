@@ -116,4 +116,41 @@ class InputRulesTest {
     assertThat(InputRules.human(Duration.ofMillis(9999))).isEqualTo("9999 ms");
     assertThat(InputRules.human(Duration.ofSeconds(10))).isEqualTo("10 s");
   }
+
+  @Test
+  @DisplayName("nulls are refused with the name of what was null")
+  void nullsNamed() {
+    assertThatThrownBy(() -> InputRules.leaseTime("leaseTime", null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("leaseTime must not be null");
+    assertThatThrownBy(() -> InputRules.backoff("backoffMax", null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("backoffMax must not be null");
+    assertThatThrownBy(() -> InputRules.parseDuration("waitFor", null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("waitFor must not be null");
+    assertThatThrownBy(() -> InputRules.parseBoolean("autoRenew", null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("autoRenew must not be null");
+  }
+
+  @Test
+  @DisplayName(
+      "the limits themselves are allowed: the longest lease, a lease of exactly the store's"
+          + " minimum, the longest backoff")
+  void limitsAreInclusive() {
+    assertThat(InputRules.leaseTime("leaseTime", dev.locksmith.LockOptions.MAX_LEASE_TIME))
+        .isEqualTo(dev.locksmith.LockOptions.MAX_LEASE_TIME);
+    assertThat(InputRules.leaseTime("leaseTime", Duration.ofSeconds(2), Duration.ofSeconds(2), "s"))
+        .isEqualTo(Duration.ofSeconds(2));
+    assertThatThrownBy(
+            () ->
+                InputRules.leaseTime(
+                    "leaseTime", Duration.ofMillis(1999), Duration.ofSeconds(2), "s"))
+        .hasMessageContaining("must be at least 2000 ms on s");
+    assertThat(InputRules.backoff("backoffMax", Duration.ofMinutes(1)))
+        .isEqualTo(Duration.ofMinutes(1));
+    assertThatThrownBy(() -> InputRules.backoff("backoffMax", Duration.ofSeconds(61)))
+        .hasMessageContaining("must be at most");
+  }
 }
