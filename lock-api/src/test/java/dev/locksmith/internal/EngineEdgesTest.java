@@ -273,4 +273,73 @@ class EngineEdgesTest {
         .hasMessageContaining("already released");
     assertThat(lease.isValid()).isFalse();
   }
+
+  @Test
+  @DisplayName(
+      "closing a client whose lease was lost, or whose store fails the release, still closes it"
+          + " and its store")
+  void closeSurvivesLostAndFailingReleases() {
+    TimedStore store = store();
+    EngineClient a = client(store, LockOptions.defaults());
+    Lease lost = a.lock("lost").tryAcquire().orElseThrow();
+    store.space().deleteHolds("lost", LockMode.EXCLUSIVE);
+    assertThatThrownBy(() -> lost.extend(Duration.ofSeconds(5)))
+        .isInstanceOf(LeaseLostException.class);
+    a.lock("failing").tryAcquire().orElseThrow();
+    store.space().outage(true);
+    a.close();
+    store.space().outage(false);
+    assertThat(store.closed).isTrue();
+    assertThatThrownBy(() -> a.lock("x")).hasMessageContaining("closed");
+  }
+
+  @Test
+  @DisplayName(
+      "detachStore refuses a client that holds leases, and hands over an open store otherwise,"
+          + " closing the client")
+  void detachStore() {
+    TimedStore store = store();
+    EngineClient a = client(store, LockOptions.defaults());
+    Lease held = a.lock("job").tryAcquire().orElseThrow();
+    assertThatThrownBy(a::detachStore).hasMessageContaining("holds leases");
+    held.release();
+    assertThat(a.detachStore()).isSameAs(store);
+    assertThat(store.closed).isFalse();
+    assertThatThrownBy(() -> a.lock("x")).hasMessageContaining("closed");
+    assertThatThrownBy(a::detachStore).hasMessageContaining("closed");
+    store.close();
+  }
+
+  @Test
+  @DisplayName(
+      "a lock acquired while its client closed is not handed out: the caller is told the client is"
+          + " closed and the client tracks no lease")
+  void acquiredWhileClosing() {
+    TimedStore store = store();
+    EngineClient a = client(store, LockOptions.defaults());
+    store.duringAcquire = a::close;
+    assertThatThrownBy(() -> a.lock("job").tryAcquire()).hasMessageContaining("closed");
+    store.duringAcquire = () -> {};
+    assertThat(a.activeLeases()).isZero();
+    // Known gap: close() closed the store before the in-flight acquire returned, so the give-back
+    // fails and the hold lasts until its lease ends. Fixing it needs close() to wait for acquires
+    // in flight.
+  }
+
+  @Test
+  @DisplayName(
+      "a key prefix in the options that differs from the store's is refused, naming both;"
+          + " lockAll refuses a null array")
+  void badOptionsAndNames() {
+    TimedStore store = store();
+    assertThatThrownBy(
+            () -> new EngineClient(store, LockOptions.builder().keyPrefix("other").build()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("keyPrefix 'other'")
+        .hasMessageContaining("key prefix ''");
+    EngineClient a = client(store, LockOptions.defaults());
+    assertThatThrownBy(() -> a.lockAll((String[]) null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("names");
+  }
 }

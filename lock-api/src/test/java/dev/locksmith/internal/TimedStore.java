@@ -37,7 +37,8 @@ class TimedStore implements LockStore {
   final AtomicInteger enqueued = new AtomicInteger();
   final AtomicBoolean closed = new AtomicBoolean();
   volatile @Nullable Supplier<RuntimeException> extendFailure;
-  // Runs inside extend, after the store extended the hold and before it answers.
+  // Run inside tryAcquire and extend, after the store did the work and before it answers.
+  volatile Runnable duringAcquire = () -> {};
   volatile Runnable duringExtend = () -> {};
 
   /** A mem: store that declares {@code timing}; waiters poll. */
@@ -87,7 +88,9 @@ class TimedStore implements LockStore {
 
   @Override
   public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
-    return mem.tryAcquire(key, owner, leaseTime);
+    Acquisition a = mem.tryAcquire(key, owner, leaseTime);
+    duringAcquire.run();
+    return a;
   }
 
   @Override
