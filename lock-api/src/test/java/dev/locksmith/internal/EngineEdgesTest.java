@@ -342,4 +342,50 @@ class EngineEdgesTest {
         .isInstanceOf(NullPointerException.class)
         .hasMessageContaining("names");
   }
+
+  /** Makes the store's next acquire take the lock and then fail to answer, running {@code also}. */
+  private static void loseNextAcquireReply(TimedStore store, Runnable also) {
+    store.duringAcquire =
+        () -> {
+          store.duringAcquire = () -> {};
+          also.run();
+          throw new IllegalStateException("the reply was lost");
+        };
+  }
+
+  private static void drainRenewalThread(EngineClient client) throws InterruptedException {
+    java.util.concurrent.CountDownLatch drained = new java.util.concurrent.CountDownLatch(1);
+    client.watchdog().execute(drained::countDown);
+    assertThat(drained.await(30, TimeUnit.SECONDS)).isTrue();
+  }
+
+  @Test
+  @DisplayName(
+      "an acquire whose outcome is unknown is undone for its own fresh owner: in the background"
+          + " if the store failed, at once if the caller was interrupted, never for a caller's"
+          + " own owner id")
+  void unknownOutcomeIsUndone() throws InterruptedException {
+    TimedStore store = store();
+    EngineClient a = client(store, LockOptions.defaults());
+    LockKey key = new LockKey("job", LockMode.EXCLUSIVE);
+
+    loseNextAcquireReply(store, () -> {});
+    assertThatThrownBy(() -> a.lock("job").tryAcquire())
+        .isInstanceOf(dev.locksmith.LockStoreException.class);
+    drainRenewalThread(a);
+    assertThat(store.read(key).locked()).as("held after a failed reply, once undone").isFalse();
+
+    loseNextAcquireReply(store, () -> Thread.currentThread().interrupt());
+    assertThatThrownBy(() -> a.lock("job").tryAcquire(Duration.ofSeconds(5)))
+        .isInstanceOf(InterruptedException.class);
+    assertThat(store.read(key).locked()).as("held right after an interrupted acquire").isFalse();
+
+    Lease mine = a.lock("job").withOwner("worker-1").tryAcquire().orElseThrow();
+    loseNextAcquireReply(store, () -> {});
+    assertThatThrownBy(() -> a.lock("job").withOwner("worker-1").tryAcquire())
+        .isInstanceOf(dev.locksmith.LockStoreException.class);
+    drainRenewalThread(a);
+    assertThat(store.read(key).locked()).as("the caller's own owner's hold").isTrue();
+    assertThat(mine.isValid()).isTrue();
+  }
 }
