@@ -38,6 +38,34 @@ public final class ReportMain {
   private static final Map<String, Double> HANDOFF_GOAL_MILLIS =
       Map.of("redis", 0.5, "zookeeper", 2.0, "memcached", 25.0, "h2", 25.0, "postgres", 25.0);
 
+  /** What each raw bound does, one line each (see the targets' Javadoc). */
+  static final Map<String, String> RAW_BOUNDS = new java.util.LinkedHashMap<>();
+
+  static {
+    String[] lines = {
+      "redis/raw",
+      "`SET key owner NX PX` to acquire, one `EVALSHA` of an owner-checked delete (which"
+          + " publishes when a waiter subscribed) to release, on one shared Lettuce"
+          + " connection; a waiter subscribes and retries on each message.",
+      "memcached/raw",
+      "`add` with an expiry to acquire; `gets` then `delete` with the CAS value to release"
+          + " (spymemcached, binary protocol, one connection).",
+      "zookeeper/raw",
+      "create an `EPHEMERAL_SEQUENTIAL` node (parents as containers),"
+          + " `getChildren` to see it is the lowest, `delete` to release (one Curator"
+          + " client).",
+      "h2/raw",
+      "a guarded `UPDATE` that takes the row if free or expired on the database clock"
+          + " (`INSERT` the first time), an owner-checked `UPDATE` to free it (HikariCP pool"
+          + " of 10).",
+      "postgres/raw",
+      "the same two statements as `h2/raw` on PostgreSQL."
+    };
+    for (int i = 0; i < lines.length; i += 2) {
+      RAW_BOUNDS.put(lines[i], lines[i + 1]);
+    }
+  }
+
   private ReportMain() {}
 
   /** One measured quantity: the median and range of its samples. */
@@ -221,6 +249,14 @@ public final class ReportMain {
     if (scale.isEmpty()) {
       md.append("| scale runs | — | NOT RUN |\n");
     }
+
+    md.append("\n## The raw bounds\n\n");
+    md.append(
+        "Each raw target is the fewest round trips a correct lock on that store needs, written with"
+            + " the same driver and connection model as Locksmith's store, so a Locksmith/raw ratio"
+            + " above 1.1× means the raw target is wrong, not that Locksmith is fast:\n\n");
+    RAW_BOUNDS.forEach(
+        (id, what) -> md.append("- `").append(id).append("`: ").append(what).append('\n'));
 
     md.append("\n## Throughput: acquire+release per second\n\n");
     md.append(

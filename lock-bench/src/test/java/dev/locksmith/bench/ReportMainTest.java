@@ -63,7 +63,9 @@ class ReportMainTest {
     assertThat(md)
         .contains("ZooKeeper: Locksmith ≥ 1.0× Curator InterProcessMutex, 16 threads | — | NOT RUN")
         .contains("| redis hand-off p50 ≤ 0.50 ms (Locksmith) | — | NOT RUN |")
-        .contains("| scale runs | — | NOT RUN |");
+        .contains("| scale runs | — | NOT RUN |")
+        .contains("## The raw bounds")
+        .contains("- `zookeeper/raw`: create an `EPHEMERAL_SEQUENTIAL` node");
   }
 
   @Test
