@@ -213,15 +213,29 @@ final class EngineLock implements DistributedLock {
     private String who;
     // Whether `who` is this attempt's own owner id, so that its hold may be released blindly.
     private final boolean fresh;
+    private final boolean interruptible;
     private @Nullable QueuedAttempt queued;
     private @Nullable AutoCloseable subscription;
     private boolean busySeen;
     private boolean acquired;
     private boolean interruptedMeanwhile;
 
-    Wait(String who, boolean fresh) {
+    Wait(String who, boolean fresh, boolean interruptible) {
       this.who = who;
       this.fresh = fresh;
+      this.interruptible = interruptible;
+    }
+
+    /** Waits up to {@code nanos} for {@code signal}; lock() sets an interrupt aside instead. */
+    void pause(WakeSignal signal, long nanos) throws InterruptedException {
+      try {
+        signal.await(nanos);
+      } catch (InterruptedException e) {
+        if (interruptible) {
+          throw e;
+        }
+        interruptedMeanwhile = true;
+      }
     }
 
     /** The lease of an acquire that succeeded: nothing of the wait is undone then. */
@@ -250,16 +264,15 @@ final class EngineLock implements DistributedLock {
   private @Nullable EngineLease poll(
       String firstOwner, boolean fresh, long deadline, boolean interruptible)
       throws InterruptedException {
-    Wait wait = new Wait(firstOwner, fresh);
+    Wait wait = new Wait(firstOwner, fresh, interruptible);
     try {
-      return poll(wait, deadline, interruptible);
+      return poll(wait, deadline);
     } finally {
       wait.end();
     }
   }
 
-  private @Nullable EngineLease poll(Wait wait, long deadline, boolean interruptible)
-      throws InterruptedException {
+  private @Nullable EngineLease poll(Wait wait, long deadline) throws InterruptedException {
     Backoff backoff = new Backoff(client.options().backoffMin(), client.options().backoffMax());
     WakeSignal signal = new WakeSignal();
     while (true) {
@@ -269,7 +282,7 @@ final class EngineLock implements DistributedLock {
       try {
         a = callTryAcquire(wait.who, wait.fresh);
       } catch (InterruptedException e) {
-        if (interruptible) {
+        if (wait.interruptible) {
           throw e;
         }
         // lock() is not interruptible: remember the interrupt and keep trying, as a new owner,
@@ -294,14 +307,7 @@ final class EngineLock implements DistributedLock {
         }
       }
       long pause = Math.min(backoff.nextNanos(a.retryAfter()), remaining);
-      try {
-        signal.await(pause);
-      } catch (InterruptedException e) {
-        if (interruptible) {
-          throw e;
-        }
-        wait.interruptedMeanwhile = true;
-      }
+      wait.pause(signal, pause);
     }
   }
 
@@ -326,17 +332,16 @@ final class EngineLock implements DistributedLock {
   private @Nullable EngineLease waitInQueue(
       QueuedAttempt queued, String who, boolean fresh, long deadline, boolean interruptible)
       throws InterruptedException {
-    Wait wait = new Wait(who, fresh);
+    Wait wait = new Wait(who, fresh, interruptible);
     wait.queued = queued;
     try {
-      return waitInQueue(queued, wait, deadline, interruptible);
+      return waitInQueue(queued, wait, deadline);
     } finally {
       wait.end();
     }
   }
 
-  private @Nullable EngineLease waitInQueue(
-      QueuedAttempt queued, Wait wait, long deadline, boolean interruptible)
+  private @Nullable EngineLease waitInQueue(QueuedAttempt queued, Wait wait, long deadline)
       throws InterruptedException {
     WakeSignal signal = new WakeSignal();
     while (true) {
@@ -348,7 +353,7 @@ final class EngineLock implements DistributedLock {
         a = queued.poll();
       } catch (RuntimeException e) {
         InterruptedException interrupted = failure(e);
-        if (interruptible) {
+        if (wait.interruptible) {
           throw interrupted;
         }
         // lock() is not interruptible: remember the interrupt and keep our place in the queue.
@@ -368,14 +373,7 @@ final class EngineLock implements DistributedLock {
       if (a.retryAfter() != null) {
         pause = Math.min(pause, Math.max(0, InputRules.saturatedNanos(a.retryAfter())) + 1_000_000);
       }
-      try {
-        signal.await(pause);
-      } catch (InterruptedException e) {
-        if (interruptible) {
-          throw e;
-        }
-        wait.interruptedMeanwhile = true;
-      }
+      wait.pause(signal, pause);
     }
   }
 
