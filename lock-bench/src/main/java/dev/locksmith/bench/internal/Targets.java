@@ -19,6 +19,7 @@ public final class Targets {
           "redis/redisson",
           "redis/spring",
           "memcached/locksmith",
+          "memcached/locksmith-unfenced",
           "memcached/raw",
           "zookeeper/locksmith",
           "zookeeper/raw",
@@ -68,6 +69,10 @@ public final class Targets {
     String impl = id.substring(slash + 1);
     if (impl.equals("locksmith")) {
       return new LocksmithTarget(id, locksmithUri(store));
+    }
+    if (id.equals("memcached/locksmith-unfenced")) {
+      // The same round trips as the raw chain: the engine's cost without the fencing token's.
+      return new LocksmithTarget(id, locksmithUri(store) + "?fencing=false");
     }
     switch (id) {
       case "redis/raw":
