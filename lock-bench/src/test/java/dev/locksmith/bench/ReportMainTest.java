@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -127,5 +128,34 @@ class ReportMainTest {
     assertThat(HandoffMain.percentile(sorted, 0.50)).isEqualTo(50);
     assertThat(HandoffMain.percentile(sorted, 0.99)).isEqualTo(99);
     assertThat(HandoffMain.percentile(new long[] {7}, 0.99)).isEqualTo(7);
+  }
+
+  @Test
+  @DisplayName(
+      "several runs: each goal shows every run's measurement, MET only if met in all, and the"
+          + " machine load of each run")
+  void goalsAcrossRuns(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+    List<Path> runs = new java.util.ArrayList<>();
+    double[] p50 = {0.4, 0.45, 0.7};
+    for (int r = 0; r < 3; r++) {
+      Path run = Files.createDirectories(dir.resolve("run-" + (r + 1)));
+      Files.writeString(
+          run.resolve("handoff.json"),
+          "[{\"target\":\"redis/locksmith\",\"samples\":50,\"repeats\":["
+              + "{\"p50Millis\":"
+              + p50[r]
+              + ",\"p99Millis\":2.0}]}]");
+      Files.writeString(run.resolve("load.txt"), "before: load average: 0.1" + r + "\nafter: x");
+      runs.add(run);
+    }
+    String md = ReportMain.render(runs, "quick");
+    assertThat(md)
+        .contains("3 consecutive runs")
+        .contains("| goal | run 1 | run 2 | run 3 | status |")
+        .contains(
+            "| redis hand-off p50 ≤ 0.50 ms (Locksmith) | 0.40 ms [0.40–0.40] | 0.45 ms"
+                + " [0.45–0.45] | 0.70 ms [0.70–0.70] | **MISSED** (met in 2 of 3) |")
+        .contains("| scale runs | — | — | — | NOT RUN |")
+        .contains("- run 3: before: load average: 0.12; after: x");
   }
 }
