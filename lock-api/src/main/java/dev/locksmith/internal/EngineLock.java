@@ -63,18 +63,22 @@ final class EngineLock implements DistributedLock {
     return key.name();
   }
 
-  LockKey key() {
-    return key;
-  }
-
   @Override
   public Optional<Lease> tryAcquire() {
+    return Optional.ofNullable(attemptDeferringInterrupts(0, null));
+  }
+
+  /**
+   * Acquires within {@code waitNanos} as lock() and tryLock() do: an interrupt neither ends the
+   * attempt nor is lost (the caller finds the flag set afterwards).
+   */
+  @Nullable EngineLease attemptDeferringInterrupts(long waitNanos, @Nullable String ownerOverride) {
     try {
-      return Optional.ofNullable(attempt(0, Interrupts.DEFERRED, null));
+      return attempt(waitNanos, Interrupts.DEFERRED, ownerOverride);
     } catch (InterruptedException e) {
-      // Not reachable: a deferred interrupt never ends an attempt. Keep the flag for the caller.
+      // Not reachable: a deferred interrupt never ends an attempt.
       Thread.currentThread().interrupt();
-      return Optional.empty();
+      throw new IllegalStateException("an attempt that defers interrupts was interrupted", e);
     }
   }
 

@@ -141,6 +141,11 @@ final class LeaseWatchdog {
     return shutdown;
   }
 
+  /** How many sweeps are scheduled: one at most, since a sweep moved earlier is removed. */
+  int scheduledSweeps() {
+    return sweeper.getQueue().size();
+  }
+
   /** How many leases are watched plus renewals queued: zero once everything was released. */
   int pending() {
     return watched.size() + renewals.getQueue().size();

@@ -28,14 +28,8 @@ final class ThreadLockView implements ThreadOwnedLock {
     if (nest()) {
       return;
     }
-    try {
-      EngineLease lease = lock.attempt(EngineLock.FOREVER, Interrupts.DEFERRED, owner());
-      holds.put(new ThreadHolds.Hold(Objects.requireNonNull(lease)));
-    } catch (InterruptedException e) {
-      // Not reachable: a non-interruptible attempt never throws it. Keep the flag regardless.
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("lock() was interrupted", e);
-    }
+    EngineLease lease = lock.attemptDeferringInterrupts(EngineLock.FOREVER, owner());
+    holds.put(new ThreadHolds.Hold(Objects.requireNonNull(lease)));
   }
 
   @Override
@@ -55,14 +49,7 @@ final class ThreadLockView implements ThreadOwnedLock {
     if (nest()) {
       return true;
     }
-    EngineLease lease;
-    try {
-      lease = lock.attempt(0, Interrupts.DEFERRED, owner());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
-    return took(lease);
+    return took(lock.attemptDeferringInterrupts(0, owner()));
   }
 
   @Override

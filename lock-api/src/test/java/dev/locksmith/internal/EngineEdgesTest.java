@@ -91,11 +91,14 @@ class EngineEdgesTest {
     EngineClient a = client(store(), LockOptions.defaults());
     DistributedLock lock = a.lock("job");
     a.close();
-    assertThatThrownBy(lock::isLocked).hasMessageContaining("closed");
-    assertThatThrownBy(lock::asLock).hasMessageContaining("closed");
-    assertThatThrownBy(lock::tryAcquire)
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("closed");
+    // The client refuses, before its (closed) store would: "this lock client is closed".
+    for (org.assertj.core.api.ThrowableAssert.ThrowingCallable call :
+        List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
+            lock::isLocked, lock::asLock, lock::tryAcquire, () -> a.lockAll("x", "y"))) {
+      assertThatThrownBy(call)
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessage("this lock client is closed");
+    }
   }
 
   @Test
@@ -222,9 +225,13 @@ class EngineEdgesTest {
   @Test
   @DisplayName("onLost returns the lease, so listeners can be chained")
   void onLostIsFluent() {
-    Lease lease = client(store(), LockOptions.defaults()).lock("job").tryAcquire().orElseThrow();
+    TimedStore store = store();
+    Lease lease = client(store, LockOptions.defaults()).lock("job").tryAcquire().orElseThrow();
     assertThat(lease.onLost((l, why) -> {})).isSameAs(lease);
-    lease.release();
+    assertThat(lease.toString()).contains("job").contains("token=");
+    store.space().deleteHolds("job", LockMode.EXCLUSIVE);
+    assertThatThrownBy(lease::release).isInstanceOf(LeaseLostException.class);
+    assertThat(lease.onLost((l, why) -> {})).as("onLost on a lost lease").isSameAs(lease);
   }
 
   @Test
@@ -305,6 +312,7 @@ class EngineEdgesTest {
     held.release();
     assertThat(a.detachStore()).isSameAs(store);
     assertThat(store.closed).isFalse();
+    assertThat(a.watchdog().isShutdown()).as("the detached client's watchdog stopped").isTrue();
     assertThatThrownBy(() -> a.lock("x")).hasMessageContaining("closed");
     assertThatThrownBy(a::detachStore).hasMessageContaining("closed");
     store.close();
@@ -316,11 +324,24 @@ class EngineEdgesTest {
           + " closed and the client tracks no lease")
   void acquiredWhileClosing() {
     TimedStore store = store();
-    EngineClient a = client(store, LockOptions.defaults());
+    AtomicInteger ended = new AtomicInteger();
+    EngineClient a =
+        client(
+            store,
+            LockOptions.builder()
+                .observer(
+                    new LockObserver() {
+                      @Override
+                      public void leaseEnded(String s, Lease lease) {
+                        ended.incrementAndGet();
+                      }
+                    })
+                .build());
     store.duringAcquire = a::close;
     assertThatThrownBy(() -> a.lock("job").tryAcquire()).hasMessageContaining("closed");
     store.duringAcquire = () -> {};
     assertThat(a.activeLeases()).isZero();
+    assertThat(ended).as("leases reported ended that were never handed out").hasValue(0);
     // Known gap: close() closed the store before the in-flight acquire returned, so the give-back
     // fails and the hold lasts until its lease ends. Fixing it needs close() to wait for acquires
     // in flight.
@@ -374,18 +395,77 @@ class EngineEdgesTest {
         .isInstanceOf(dev.locksmith.LockStoreException.class);
     drainRenewalThread(a);
     assertThat(store.read(key).locked()).as("held after a failed reply, once undone").isFalse();
+    assertThat(store.releasedOn)
+        .as("the thread that undid a failed acquire")
+        .singleElement()
+        .asString()
+        .startsWith("locksmith-renewer-");
 
+    store.releasedOn.clear();
     loseNextAcquireReply(store, () -> Thread.currentThread().interrupt());
     assertThatThrownBy(() -> a.lock("job").tryAcquire(Duration.ofSeconds(5)))
         .isInstanceOf(InterruptedException.class);
     assertThat(store.read(key).locked()).as("held right after an interrupted acquire").isFalse();
+    assertThat(store.releasedOn)
+        .as("the thread that undid an interrupted acquire")
+        .containsExactly(Thread.currentThread().getName());
 
     Lease mine = a.lock("job").withOwner("worker-1").tryAcquire().orElseThrow();
     loseNextAcquireReply(store, () -> {});
     assertThatThrownBy(() -> a.lock("job").withOwner("worker-1").tryAcquire())
         .isInstanceOf(dev.locksmith.LockStoreException.class);
     drainRenewalThread(a);
-    assertThat(store.read(key).locked()).as("the caller's own owner's hold").isTrue();
+    assertThat(store.read(key).holds()).as("the caller's own owner's holds").isEqualTo(2);
     assertThat(mine.isValid()).isTrue();
+  }
+
+  @Test
+  @DisplayName(
+      "a crashed client stops its timers and closes its store but leaves its holds to expire")
+  void crashLeavesHolds() {
+    TimedStore store = store();
+    EngineClient a = client(store, LockOptions.defaults());
+    a.lock("job").tryAcquire().orElseThrow();
+    a.crash();
+    assertThat(a.scheduledTimers()).isZero();
+    assertThat(store.closed).isTrue();
+    assertThat(
+            new MemLockStore(store.space()).read(new LockKey("job", LockMode.EXCLUSIVE)).locked())
+        .as("the crashed client's hold")
+        .isTrue();
+  }
+
+  @Test
+  @DisplayName(
+      "on a store with a queue, lock() with an interrupt pending still queues and acquires, and"
+          + " keeps the flag; a failed enqueue or leaving the queue releases the attempt's owner")
+  void queueEdges() throws InterruptedException {
+    TimedStore store = new TimedStore(StoreTiming.MILLISECONDS, MemLockStore.Waiters.QUEUE);
+    EngineClient a = client(store, LockOptions.defaults());
+    dev.locksmith.ThreadOwnedLock view = a.lock("job").asLock();
+    Thread.currentThread().interrupt();
+    try {
+      view.lock();
+      assertThat(Thread.currentThread().isInterrupted()).as("flag after lock()").isTrue();
+    } finally {
+      Thread.interrupted();
+    }
+    assertThat(store.enqueued).hasValue(1);
+    view.unlock();
+
+    store.releasedOn.clear();
+    store.enqueueFailure = () -> new IllegalStateException("queue unavailable");
+    assertThatThrownBy(() -> a.lock("job").tryAcquire(Duration.ofSeconds(5)))
+        .isInstanceOf(dev.locksmith.LockStoreException.class);
+    assertThat(store.releasedOn).as("owners released after a failed enqueue").hasSize(1);
+    store.enqueueFailure = null;
+
+    Lease held = a.lock("job").tryAcquire().orElseThrow();
+    store.releasedOn.clear();
+    store.leaveQueueFailure = () -> new IllegalStateException("could not leave");
+    assertThat(a.lock("job").tryAcquire(Duration.ofMillis(100))).isEmpty();
+    assertThat(store.releasedOn).as("owners released after leaving the queue failed").hasSize(1);
+    store.leaveQueueFailure = null;
+    held.release();
   }
 }

@@ -58,6 +58,14 @@ class HeldAtLeastTest {
   }
 
   @Test
+  @DisplayName("the longest minimum hold is the longest lease, included")
+  void longestHold() {
+    assertThat(HeldAtLeast.check(LockOptions.MAX_LEASE_TIME)).isEqualTo(LockOptions.MAX_LEASE_TIME);
+    assertThatThrownBy(() -> HeldAtLeast.check(LockOptions.MAX_LEASE_TIME.plusNanos(1)))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   @DisplayName("a hold the store no longer has is reported as false")
   void goneHold() {
     assertThat(HeldAtLeast.keep(client, KEY, owner, 5_000 * MS)).isFalse();

@@ -150,6 +150,9 @@ class InputRulesTest {
         .hasMessageContaining("must be at least 2000 ms on s");
     assertThat(InputRules.backoff("backoffMax", Duration.ofMinutes(1)))
         .isEqualTo(Duration.ofMinutes(1));
+    assertThat(InputRules.wait(dev.locksmith.LockOptions.MAX_WAIT))
+        .isEqualTo(dev.locksmith.LockOptions.MAX_WAIT);
+    assertThat(InputRules.parseDuration("t", "5us")).isEqualTo(Duration.ofNanos(5_000));
     assertThatThrownBy(() -> InputRules.backoff("backoffMax", Duration.ofSeconds(61)))
         .hasMessageContaining("must be at most");
   }

@@ -36,6 +36,7 @@ class LeaseScheduleTest {
 
   private final MemLockSpace space = MemLockSpace.named("schedule-" + UUID.randomUUID());
   private final List<LockObserver.RenewalOutcome> renewals = new CopyOnWriteArrayList<>();
+  private final List<Duration> renewalTimes = new CopyOnWriteArrayList<>();
   private volatile CountDownLatch renewalGate = new CountDownLatch(0);
   private final EngineClient client =
       new EngineClient(
@@ -46,6 +47,7 @@ class LeaseScheduleTest {
                     @Override
                     public void renewalEnded(
                         String store, String lockName, RenewalOutcome outcome, Duration took) {
+                      renewalTimes.add(took);
                       renewals.add(outcome);
                       awaitGate();
                     }
@@ -141,6 +143,9 @@ class LeaseScheduleTest {
     assertThat(renewals)
         .as("renewals handed out")
         .containsExactly(LockObserver.RenewalOutcome.RENEWED);
+    assertThat(renewalTimes)
+        .singleElement()
+        .satisfies(took -> assertThat(took).isBetween(Duration.ZERO, Duration.ofSeconds(30)));
     assertThat(lease.isValid()).isTrue();
   }
 
@@ -286,5 +291,51 @@ class LeaseScheduleTest {
     watchdog.shutdown();
     watchdog.wakeBy(start);
     assertThat(watchdog.nextSweepAt()).as("after shutdown").isEqualTo(start + 10 * SECOND);
+  }
+
+  @Test
+  @DisplayName(
+      "pending counts the watched leases and the renewals queued behind a busy renewal thread")
+  void pendingCountsBoth() throws InterruptedException {
+    LeaseWatchdog watchdog = client.watchdog();
+    EngineLease lease = lease("pending", Duration.ofSeconds(30), false);
+    watchdog.watch(lease, start + 30 * SECOND);
+    CountDownLatch busy = new CountDownLatch(1);
+    CountDownLatch running = new CountDownLatch(1);
+    watchdog.execute(
+        () -> {
+          running.countDown();
+          try {
+            busy.await(30, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+    assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+    watchdog.execute(() -> {});
+    assertThat(watchdog.pending()).as("one lease watched, one task queued").isEqualTo(2);
+    busy.countDown();
+  }
+
+  @Test
+  @DisplayName(
+      "the watchdog runs on two daemon threads named for their client, and keeps one scheduled"
+          + " sweep however often it is woken earlier")
+  void watchdogThreads() throws InterruptedException {
+    LeaseWatchdog watchdog = client.watchdog();
+    for (int i = 0; i < 100; i++) {
+      watchdog.wakeBy(start - i * SECOND);
+    }
+    assertThat(watchdog.scheduledSweeps()).as("sweeps scheduled").isEqualTo(1);
+    drainRenewalThread();
+    List<Thread> threads =
+        Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.getName().startsWith("locksmith-renewer-"))
+            .toList();
+    assertThat(threads)
+        .extracting(Thread::getName)
+        .anySatisfy(n -> assertThat(n).endsWith("-sweep"))
+        .anySatisfy(n -> assertThat(n).endsWith("-store"));
+    assertThat(threads).allSatisfy(t -> assertThat(t.isDaemon()).as(t.getName()).isTrue());
   }
 }

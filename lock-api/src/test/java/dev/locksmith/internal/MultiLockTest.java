@@ -55,6 +55,9 @@ class MultiLockTest {
     assertThat(held.isValid()).isFalse();
     held.close(); // A second release does nothing.
     assertThat(client.lock("a").isLocked() || client.lock("b").isLocked()).isFalse();
+    MultiLease again = all.tryAcquire(java.time.Duration.ofSeconds(1)).orElseThrow();
+    assertThat(again.leases()).hasSize(2);
+    again.release();
   }
 
   @Test

@@ -35,6 +35,10 @@ class TimedStore implements LockStore {
   volatile Set<Capability> capabilities;
   final List<Duration> extendedTo = new CopyOnWriteArrayList<>();
   final AtomicInteger enqueued = new AtomicInteger();
+  // The names of the threads that called release, in order.
+  final List<String> releasedOn = new CopyOnWriteArrayList<>();
+  volatile @Nullable Supplier<RuntimeException> enqueueFailure;
+  volatile @Nullable Supplier<RuntimeException> leaveQueueFailure;
   final AtomicBoolean closed = new AtomicBoolean();
   volatile @Nullable Supplier<RuntimeException> extendFailure;
   // Run inside tryAcquire and extend, after the store did the work and before it answers.
@@ -108,7 +112,33 @@ class TimedStore implements LockStore {
   @Override
   public Optional<QueuedAttempt> enqueue(LockKey key, String owner, Duration leaseTime) {
     enqueued.incrementAndGet();
-    return mem.enqueue(key, owner, leaseTime);
+    Supplier<RuntimeException> failure = enqueueFailure;
+    if (failure != null) {
+      throw failure.get();
+    }
+    return mem.enqueue(key, owner, leaseTime)
+        .map(
+            queued ->
+                new QueuedAttempt() {
+                  @Override
+                  public Acquisition poll() {
+                    return queued.poll();
+                  }
+
+                  @Override
+                  public void awaitChange(Runnable signal) {
+                    queued.awaitChange(signal);
+                  }
+
+                  @Override
+                  public void close() {
+                    queued.close();
+                    Supplier<RuntimeException> leaving = leaveQueueFailure;
+                    if (leaving != null) {
+                      throw leaving.get();
+                    }
+                  }
+                });
   }
 
   @Override
@@ -123,6 +153,7 @@ class TimedStore implements LockStore {
 
   @Override
   public ReleaseOutcome release(LockKey key, String owner) {
+    releasedOn.add(Thread.currentThread().getName());
     return mem.release(key, owner);
   }
 

@@ -51,4 +51,36 @@ class MemQueueTest {
       got.release();
     }
   }
+
+  @Test
+  @DisplayName(
+      "a polling waiter's release subscription ends with its wait, whether it got the lock or gave"
+          + " up")
+  void pollingWaitersLeaveNoListeners() throws Exception {
+    String polling = space + "-poll";
+    MemLockSpace s = MemLockSpace.named(polling);
+    try (LockClient holder = LockClient.open("mem:" + polling);
+        LockClient waiter = LockClient.open("mem:" + polling)) {
+      Lease held = holder.lock("p").tryAcquire().orElseThrow();
+      assertThat(waiter.lock("p").tryAcquire(Duration.ofMillis(50))).as("gave up").isEmpty();
+      assertThat(s.releaseListenerCount()).as("listeners after a waiter gave up").isZero();
+      CompletableFuture<Optional<Lease>> waiting =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return waiter.lock("p").tryAcquire(Duration.ofSeconds(30));
+                } catch (InterruptedException e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (s.releaseListenerCount() == 0 && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+      }
+      held.release();
+      Lease got = waiting.get(30, TimeUnit.SECONDS).orElseThrow();
+      assertThat(s.releaseListenerCount()).as("listeners after the waiter got the lock").isZero();
+      got.release();
+    }
+  }
 }
