@@ -27,10 +27,6 @@ final class StoreGateway {
     this.storeName = store.describe();
   }
 
-  LockStore store() {
-    return store;
-  }
-
   String storeName() {
     return storeName;
   }

@@ -103,4 +103,36 @@ class ThreadLockViewTest {
         .hasMessageContaining("Condition");
     assertThat(lock).hasToString("ThreadOwnedLock{view}");
   }
+
+  @Test
+  @DisplayName(
+      "lock() interrupted while it waits keeps waiting, gets the lock, and returns with the"
+          + " interrupt flag set")
+  void lockInterruptedWhileWaiting() throws Exception {
+    EngineClient other = new EngineClient(store, LockOptions.defaults());
+    try {
+      dev.locksmith.Lease held = other.lock("view").tryAcquire().orElseThrow();
+      CompletableFuture<Boolean> waiter = new CompletableFuture<>();
+      Thread t =
+          new Thread(
+              () -> {
+                lock.lock();
+                waiter.complete(Thread.currentThread().isInterrupted());
+                lock.unlock();
+              });
+      t.start();
+      // Interrupted once it is parked in its wait (not before it starts).
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (t.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+      }
+      t.interrupt();
+      assertThat(waiter).as("lock() returned while the lock was held").isNotDone();
+      held.release();
+      assertThat(waiter.get(30, TimeUnit.SECONDS)).as("interrupt flag after lock()").isTrue();
+      t.join(TimeUnit.SECONDS.toMillis(30));
+    } finally {
+      other.close();
+    }
+  }
 }
