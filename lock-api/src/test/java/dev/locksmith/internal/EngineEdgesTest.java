@@ -310,6 +310,7 @@ class EngineEdgesTest {
     Lease held = a.lock("job").tryAcquire().orElseThrow();
     assertThatThrownBy(a::detachStore).hasMessageContaining("holds leases");
     held.release();
+    assertThat(a.watchdog().isShutdown()).as("the watchdog before detaching").isFalse();
     assertThat(a.detachStore()).isSameAs(store);
     assertThat(store.closed).isFalse();
     assertThat(a.watchdog().isShutdown()).as("the detached client's watchdog stopped").isTrue();

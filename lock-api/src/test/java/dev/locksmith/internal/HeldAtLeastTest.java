@@ -9,6 +9,7 @@ import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockMode;
 import dev.locksmith.spi.StoreTiming;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -96,7 +97,22 @@ class HeldAtLeastTest {
     Thread.currentThread().interrupt();
     assertThat(HeldAtLeast.keep(client, KEY, owner, 5_000 * MS)).isTrue();
     assertThat(Thread.currentThread().isInterrupted()).isTrue();
-    assertThat(store.extendedTo).containsExactly(Duration.ofSeconds(5));
+    Thread.interrupted();
+    // Interrupted while it waits for the store's answer (the store answers only after that).
+    Thread caller = Thread.currentThread();
+    store.duringExtend =
+        () -> {
+          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+          while (caller.getState() != Thread.State.WAITING && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+          }
+          caller.interrupt();
+        };
+    assertThat(HeldAtLeast.keep(client, KEY, owner, 5_000 * MS)).isTrue();
+    assertThat(Thread.currentThread().isInterrupted())
+        .as("flag after an interrupted wait")
+        .isTrue();
+    assertThat(store.extendedTo).containsExactly(Duration.ofSeconds(5), Duration.ofSeconds(5));
   }
 
   @Test

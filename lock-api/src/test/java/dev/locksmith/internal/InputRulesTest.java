@@ -153,6 +153,7 @@ class InputRulesTest {
     assertThat(InputRules.wait(dev.locksmith.LockOptions.MAX_WAIT))
         .isEqualTo(dev.locksmith.LockOptions.MAX_WAIT);
     assertThat(InputRules.parseDuration("t", "5us")).isEqualTo(Duration.ofNanos(5_000));
+    assertThat(InputRules.parseDuration("t", "7ns")).isEqualTo(Duration.ofNanos(7));
     assertThatThrownBy(() -> InputRules.backoff("backoffMax", Duration.ofSeconds(61)))
         .hasMessageContaining("must be at most");
   }
