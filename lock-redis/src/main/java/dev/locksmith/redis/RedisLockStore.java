@@ -127,12 +127,24 @@ public final class RedisLockStore implements LockStore {
   }
 
   private static RedisEndpoint open(Supplier<RedisEndpoint> connect, String what, int database) {
+    RuntimeException failure;
     try {
       return connect.get();
     } catch (RuntimeException e) {
-      throw new LockStoreException(
-          "cannot open a lock store on " + what + ": " + RedisFailure.reason(e, database), e);
+      failure = e;
     }
+    if (RedisFailure.lostServerAnswer(failure)) {
+      // Lettuce can lose the server's refusal (WRONGPASS…) when the server closes the connection
+      // right after it, under load: ask once more, so that the message names the real reason.
+      try {
+        return connect.get();
+      } catch (RuntimeException again) {
+        failure = again;
+      }
+    }
+    throw new LockStoreException(
+        "cannot open a lock store on " + what + ": " + RedisFailure.reason(failure, database),
+        failure);
   }
 
   private static RedisLockStore finish(

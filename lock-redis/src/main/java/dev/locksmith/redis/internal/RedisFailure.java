@@ -14,6 +14,21 @@ public final class RedisFailure {
   private RedisFailure() {}
 
   /**
+   * Whether Lettuce failed the handshake without the server's answer: the server refused and closed
+   * the connection before Lettuce read the refusal ("RedisHandshakeHandler not registered"), so
+   * connecting again gives the real reason.
+   */
+  public static boolean lostServerAnswer(Throwable failure) {
+    for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+      String message = t.getMessage();
+      if (message != null && message.contains("HandshakeHandler not registered")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * The reason behind {@code failure}: the server's refusal in words with its own message, or the
    * deepest cause's message (such as "Connection refused") when the server said nothing.
    *
