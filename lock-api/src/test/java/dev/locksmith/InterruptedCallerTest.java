@@ -55,8 +55,8 @@ class InterruptedCallerTest {
     }
 
     @Override
-    public Set<Capability> capabilities() {
-      return delegate.capabilities();
+    public Set<Capability> promises() {
+      return delegate.promises();
     }
 
     @Override

@@ -13,7 +13,6 @@ import dev.locksmith.spi.LockState;
 import dev.locksmith.spi.LockStore;
 import dev.locksmith.spi.ReleaseOutcome;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -161,22 +160,14 @@ class LeaseLifecycleTest {
     closed.close();
     assertThatThrownBy(() -> closed.readWriteLock("x")).isInstanceOf(IllegalStateException.class);
 
-    LockStore exclusiveOnly =
-        new MemLockStoreAround(new MemLockStore(clients.space())) {
-          @Override
-          public Set<Capability> capabilities() {
-            Set<Capability> caps = EnumSet.copyOf(super.capabilities());
-            caps.remove(Capability.READ_WRITE);
-            return caps;
-          }
-        };
+    LockStore exclusiveOnly = new MemLockStoreAround(new MemLockStore(clients.space()));
     LockClient c = clients.track(LockClient.of(exclusiveOnly));
     assertThatThrownBy(() -> c.readWriteLock("x"))
         .isInstanceOf(UnsupportedCapabilityException.class)
         .hasMessageContaining("READ_WRITE");
   }
 
-  /** A mem: connection whose methods a test can override one at a time. */
+  /** A mem: connection with the exclusive core only: no read-write holds, no release push. */
   private static class MemLockStoreAround implements LockStore {
     private final MemLockStore store;
 
@@ -195,8 +186,8 @@ class LeaseLifecycleTest {
     }
 
     @Override
-    public Set<Capability> capabilities() {
-      return store.capabilities();
+    public Set<Capability> promises() {
+      return store.promises();
     }
 
     @Override

@@ -6,9 +6,10 @@ import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockState;
 import dev.locksmith.spi.LockStore;
 import dev.locksmith.spi.ReleaseOutcome;
+import dev.locksmith.spi.ReleasePush;
+import dev.locksmith.spi.SessionEvents;
 import dev.locksmith.spi.StoreListener;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -51,10 +52,8 @@ final class SessionStore implements LockStore {
   }
 
   @Override
-  public Set<Capability> capabilities() {
-    Set<Capability> caps = EnumSet.copyOf(store.capabilities());
-    caps.add(Capability.SESSION_BOUND);
-    return caps;
+  public Set<Capability> promises() {
+    return store.promises();
   }
 
   @Override
@@ -82,13 +81,13 @@ final class SessionStore implements LockStore {
   }
 
   @Override
-  public Optional<AutoCloseable> onRelease(LockKey key, Runnable onRelease) {
-    return store.onRelease(key, onRelease);
+  public Optional<ReleasePush> releasePush() {
+    return store.releasePush();
   }
 
   @Override
-  public void listen(StoreListener listener) {
-    this.listener = listener;
+  public Optional<SessionEvents> sessionEvents() {
+    return Optional.of(events -> this.listener = events);
   }
 
   @Override

@@ -17,7 +17,6 @@ import dev.locksmith.spi.StoreTiming;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -64,9 +63,7 @@ public final class EngineClient implements LockClient {
     Objects.requireNonNull(options, "options must not be null");
     this.gateway = new StoreGateway(store);
     this.storeName = gateway.storeName();
-    Set<Capability> caps = EnumSet.noneOf(Capability.class);
-    caps.addAll(store.capabilities());
-    this.capabilities = Set.copyOf(caps);
+    this.capabilities = LockStore.capabilitiesOf(store);
     this.timing = store.timing();
     InputRules.leaseTime("leaseTime", options.leaseTime(), timing.minimumLease(), storeName);
     String storePrefix = store.keyPrefix();
@@ -88,7 +85,7 @@ public final class EngineClient implements LockClient {
     String clientId = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
     this.ownerPrefix = owner + "/" + clientId + "/";
     this.observer = new GuardedObserver(options.observer());
-    store.listen(new Events());
+    store.sessionEvents().ifPresent(events -> events.listen(new Events()));
   }
 
   @Override

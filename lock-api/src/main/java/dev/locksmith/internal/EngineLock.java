@@ -320,7 +320,7 @@ final class EngineLock implements DistributedLock {
     // lock() is not interruptible: an interrupt that came before must not cut this call short.
     boolean setAside = !interruptible && Thread.interrupted();
     try {
-      return client.store().enqueue(key, who, leaseTime);
+      return client.gateway().enqueue(key, who, leaseTime);
     } catch (RuntimeException e) {
       if (fresh) {
         client.releaseQuietly(key, who);
@@ -353,8 +353,8 @@ final class EngineLock implements DistributedLock {
       Instant startInstant = client.options().clock().instant();
       Acquisition a;
       try {
-        queued.awaitChange(signal::signal);
-        a = queued.poll();
+        client.gateway().awaitChange(queued, key, signal::signal);
+        a = client.gateway().poll(queued, key);
       } catch (RuntimeException e) {
         InterruptedException interrupted = failure(e);
         if (wait.interruptible) {
@@ -385,7 +385,7 @@ final class EngineLock implements DistributedLock {
   private void leaveQueue(QueuedAttempt queued, String who, boolean fresh) {
     boolean interrupted = Thread.interrupted();
     try {
-      queued.close();
+      client.gateway().leave(queued, key);
     } catch (RuntimeException e) {
       log.debug("Leaving the queue of lock '{}' failed", key, e);
       if (fresh) {
@@ -438,7 +438,7 @@ final class EngineLock implements DistributedLock {
 
   private @Nullable AutoCloseable subscribe(WakeSignal signal) {
     try {
-      return client.store().onRelease(key, signal::signal).orElse(null);
+      return client.gateway().onRelease(key, signal::signal).orElse(null);
     } catch (RuntimeException e) {
       log.debug("Could not subscribe to releases of lock '{}'; polling instead", key, e);
       return null;
@@ -447,7 +447,7 @@ final class EngineLock implements DistributedLock {
 
   private void withdrawQuietly(String who) {
     try {
-      client.store().withdraw(key, who);
+      client.gateway().withdraw(key, who);
     } catch (RuntimeException e) {
       log.debug("Withdrawing the waiting writer of lock '{}' failed", key, e);
     }

@@ -48,23 +48,18 @@ final class HeldAtLeast {
           .execute(() -> client.releaseInBackground(key, owner));
       return true;
     }
-    Duration keep = roundUp(client, keepNanos);
-    try {
-      return onRenewalThread(client, () -> client.store().extend(key, owner, keep));
-    } catch (LockStoreException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw new LockStoreException(
-          "release of lock '" + key.name() + "' failed on " + client.storeName() + ": " + e, e);
-    }
-  }
-
-  /** {@code nanos} rounded up to the store's granularity, and no shorter than its minimum lease. */
-  private static Duration roundUp(EngineClient client, long nanos) {
-    long unit = client.timing().granularity().toNanos();
-    Duration rounded = Duration.ofNanos((nanos + unit - 1) / unit * unit);
     Duration minimum = client.timing().minimumLease();
-    return rounded.compareTo(minimum) < 0 ? minimum : rounded;
+    Duration keep =
+        Duration.ofNanos(keepNanos).compareTo(minimum) < 0 ? minimum : Duration.ofNanos(keepNanos);
+    return onRenewalThread(
+        client,
+        () ->
+            client
+                .gateway()
+                .call(
+                    "release",
+                    key,
+                    () -> client.store().extend(key, owner, client.gateway().rounded(keep))));
   }
 
   /**

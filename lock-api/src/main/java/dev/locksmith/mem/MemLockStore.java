@@ -6,10 +6,11 @@ import dev.locksmith.spi.Acquisition;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockState;
 import dev.locksmith.spi.LockStore;
-import dev.locksmith.spi.QueuedAttempt;
+import dev.locksmith.spi.ReadWriteHolds;
 import dev.locksmith.spi.ReleaseOutcome;
+import dev.locksmith.spi.ReleasePush;
+import dev.locksmith.spi.WaitQueue;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
 
@@ -34,21 +35,8 @@ public final class MemLockStore implements LockStore {
     QUEUE
   }
 
-  private static final Set<Capability> POLLING =
-      Set.copyOf(
-          EnumSet.of(
-              Capability.FENCING,
-              Capability.DURABLE_FENCING,
-              Capability.REENTRANCY,
-              Capability.READ_WRITE,
-              Capability.WAKE_ON_RELEASE));
-  private static final Set<Capability> QUEUEING = queueing();
-
-  private static Set<Capability> queueing() {
-    Set<Capability> caps = EnumSet.of(Capability.FAIR_QUEUE);
-    caps.addAll(POLLING);
-    return Set.copyOf(caps);
-  }
+  private static final Set<Capability> PROMISES =
+      Set.of(Capability.FENCING, Capability.DURABLE_FENCING, Capability.REENTRANCY);
 
   private final MemLockSpace space;
   private final String keyPrefix;
@@ -102,8 +90,8 @@ public final class MemLockStore implements LockStore {
   }
 
   @Override
-  public Set<Capability> capabilities() {
-    return waiters == Waiters.QUEUE ? QUEUEING : POLLING;
+  public Set<Capability> promises() {
+    return PROMISES;
   }
 
   @Override
@@ -131,23 +119,33 @@ public final class MemLockStore implements LockStore {
   }
 
   @Override
-  public void withdraw(LockKey key, String owner) {
-    checkOpen();
-    space.withdraw(inSpace(key), owner);
+  public Optional<ReadWriteHolds> readWrite() {
+    return Optional.of(
+        (key, owner) -> {
+          checkOpen();
+          space.withdraw(inSpace(key), owner);
+        });
   }
 
   @Override
-  public Optional<AutoCloseable> onRelease(LockKey key, Runnable onRelease) {
-    checkOpen();
-    return Optional.of(space.onRelease(inSpace(key), onRelease));
+  public Optional<ReleasePush> releasePush() {
+    return Optional.of(
+        (key, onRelease) -> {
+          checkOpen();
+          return space.onRelease(inSpace(key), onRelease);
+        });
   }
 
   @Override
-  public Optional<QueuedAttempt> enqueue(LockKey key, String owner, Duration leaseTime) {
-    checkOpen();
-    return waiters == Waiters.QUEUE
-        ? Optional.of(space.enqueue(inSpace(key), owner, leaseTime.toNanos()))
-        : Optional.empty();
+  public Optional<WaitQueue> waitQueue() {
+    if (waiters != Waiters.QUEUE) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        (key, owner, leaseTime) -> {
+          checkOpen();
+          return space.enqueue(inSpace(key), owner, leaseTime.toNanos());
+        });
   }
 
   private void checkOpen() {

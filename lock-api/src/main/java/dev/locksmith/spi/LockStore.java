@@ -1,27 +1,42 @@
 package dev.locksmith.spi;
 
 import dev.locksmith.Capability;
-import dev.locksmith.LockStoreException;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * One connection to a lock store: the atomic operations only the store can do.
  *
- * <p>Every operation is atomic in the store and owner-checked: an owner can extend or release only
- * its own hold, and an operation never touches anyone else's. Operations are called from many
- * threads at once and must be thread-safe. They block until the store answers or the store's own
- * command timeout passes; they report every failure (unreachable, timed out, refused) as {@link
- * LockStoreException} with the driver's exception as cause, and never as a busy or successful
- * answer. Names and owners arrive validated.
+ * <p>The core is the exclusive lock: {@link #tryAcquire}, {@link #extend}, {@link #release} and
+ * {@link #read}. Every operation is atomic in the store and owner-checked: an owner can extend or
+ * release only its own hold, and an operation never touches anyone else's. Operations are called
+ * from many threads at once and must be thread-safe. They block until the store answers or the
+ * store's own command timeout passes.
  *
- * <p>Holds are reentrant per owner when the store declares {@link Capability#REENTRANCY}: the same
- * owner acquiring again gets a nested hold with the same token. Expiry is judged by the store on
- * its own clock. Everything else (waiting, renewal, the thread-owned view, multi-lock) is the
- * engine's. {@code extend}, {@code release} and {@code read} are called with the caller's interrupt
- * flag set aside; {@code tryAcquire} and {@link #enqueue} may be interrupted mid-call (a cancelled
- * acquire), and may then throw: the engine undoes an acquire of unknown outcome.
+ * <p>What a store can do beyond the core it provides as separate parts: {@link #readWrite()},
+ * {@link #waitQueue()}, {@link #releasePush()} and {@link #sessionEvents()}. Its {@linkplain
+ * #capabilitiesOf capabilities} follow from the parts it provides plus the {@link #promises()} it
+ * makes about the core's answers, so a capability cannot be declared without the part behind it.
+ *
+ * <p><b>Failures.</b> A store throws its driver's exceptions as they come, checked or not; it does
+ * not wrap them. The engine calls every operation through one gateway that turns a failure into
+ * {@code LockStoreException} naming the operation, the lock, the store and the kind of failure
+ * ({@link #classify}), restores the interrupt flag of an {@link InterruptedException}, and never
+ * reports a failure as a busy or successful answer. A store may throw {@code LockStoreException}
+ * itself where it knows better (a closed connection); the gateway passes it on unchanged.
+ *
+ * <p><b>Leases.</b> The engine rounds every lease time up to {@link StoreTiming#granularity()}
+ * before calling the store, and never passes one below {@link StoreTiming#minimumLease()}. Holds
+ * are reentrant per owner when the store promises {@link Capability#REENTRANCY}: the same owner
+ * acquiring again gets a nested hold with the same token, and the lease is reset to the new lease
+ * time. Expiry is judged by the store on its own clock, never on the client's.
+ *
+ * <p><b>Interrupts.</b> {@code extend}, {@code release} and {@code read} are called with the
+ * caller's interrupt flag set aside; {@code tryAcquire} and {@link WaitQueue#enqueue} may be
+ * interrupted mid-call (a cancelled acquire) and may then throw: the engine undoes an acquire of
+ * unknown outcome. Names and owners arrive validated.
  *
  * <p>{@code lock-tck}'s README ("Writing a store: what the SPI means") lists these semantics with
  * the kit rule that checks each; {@code LockStoreContract} runs them against a store.
@@ -40,8 +55,15 @@ public interface LockStore extends AutoCloseable {
    */
   String keyPrefix();
 
-  /** What the store can promise beyond the core contract. */
-  Set<Capability> capabilities();
+  /**
+   * What the store promises about its core answers: any of {@link Capability#FENCING}, {@link
+   * Capability#DURABLE_FENCING} and {@link Capability#REENTRANCY}. The other capabilities come from
+   * the parts the store provides; naming one here is an error the client reports when it opens. The
+   * default promises nothing.
+   */
+  default Set<Capability> promises() {
+    return Set.of();
+  }
 
   /** The shortest lease the store can hold and its clock's granularity. */
   default StoreTiming timing() {
@@ -52,61 +74,100 @@ public interface LockStore extends AutoCloseable {
    * Takes {@code key} for {@code owner} with a lease of {@code leaseTime}, or adds a nested hold if
    * {@code owner} already holds it (reentrant stores): the nested hold keeps the first hold's token
    * and resets the lease to {@code leaseTime} from now. Never waits for the lock to be released.
-   * For session bound stores {@code leaseTime} is ignored. A reader's token is the read-write
-   * lock's current counter (the last writer's), shared by every reader. A {@link LockMode#WRITE}
-   * attempt that finds readers records that a writer waits (for {@code leaseTime}), so that new
-   * readers are kept out until it has acquired or {@link #withdraw withdrawn}; stores that keep a
-   * queue ({@link #enqueue}) keep the waiting writer's place there instead.
+   * For session bound stores {@code leaseTime} is ignored. Keys of mode {@link LockMode#READ} and
+   * {@link LockMode#WRITE} arrive only at stores that provide {@link #readWrite()}.
    */
-  Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime);
+  Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) throws Exception;
 
   /**
    * Sets the lease of {@code owner}'s hold on {@code key} to {@code leaseTime} from now.
    *
    * @return false if {@code owner} does not hold {@code key} (any more); nothing was changed
    */
-  boolean extend(LockKey key, String owner, Duration leaseTime);
+  boolean extend(LockKey key, String owner, Duration leaseTime) throws Exception;
 
   /** Releases one hold of {@code owner} on {@code key}; never touches anyone else's hold. */
-  ReleaseOutcome release(LockKey key, String owner);
+  ReleaseOutcome release(LockKey key, String owner) throws Exception;
 
   /** The current state of {@code key}. */
-  LockState read(LockKey key);
+  LockState read(LockKey key) throws Exception;
 
-  /**
-   * Called when a waiter that may have left a trace in the store (a waiting writer) gives up, so
-   * the store can remove it: after a write {@code tryAcquire()} that found the lock taken, and
-   * after a polling write wait that timed out or was interrupted. A writer that dies never calls
-   * it; its mark must then end with its lease. The default does nothing.
-   */
-  default void withdraw(LockKey key, String owner) {}
-
-  /**
-   * Asks the store to run {@code onRelease} when {@code key} may have been released, for stores
-   * that can push ({@link Capability#WAKE_ON_RELEASE}). The engine still polls as a fallback, so a
-   * lost notification only delays a waiter. Close the returned handle to stop listening.
-   *
-   * @return empty if the store cannot push
-   */
-  default Optional<AutoCloseable> onRelease(LockKey key, Runnable onRelease) {
+  /** Shared (read) holds beside exclusive ones ({@link Capability#READ_WRITE}); empty if none. */
+  default Optional<ReadWriteHolds> readWrite() {
     return Optional.empty();
   }
 
   /**
-   * Joins the store's queue of waiters for {@code key}, for stores that keep one ({@link
-   * Capability#FAIR_QUEUE}). When present, the engine waits through the queue instead of polling
-   * {@link #tryAcquire}.
-   *
-   * @return empty if the store keeps no queue
+   * The store's queue of waiters ({@link Capability#FAIR_QUEUE}); empty if it keeps none. When
+   * present, the engine waits through the queue instead of polling {@link #tryAcquire}.
    */
-  default Optional<QueuedAttempt> enqueue(LockKey key, String owner, Duration leaseTime) {
+  default Optional<WaitQueue> waitQueue() {
     return Optional.empty();
   }
 
-  /** Registers the engine's listener for store-initiated events (sessions, dropped holds). */
-  default void listen(StoreListener listener) {}
+  /**
+   * Notifications of releases ({@link Capability#WAKE_ON_RELEASE}); empty if the store cannot push.
+   * The engine still polls as a fallback, so a lost notification only delays a waiter.
+   */
+  default Optional<ReleasePush> releasePush() {
+    return Optional.empty();
+  }
+
+  /**
+   * The store's session events ({@link Capability#SESSION_BOUND}): holds bound to the connection's
+   * session instead of a lease time, and the store tells the engine when they are lost. Empty for
+   * stores with leases.
+   */
+  default Optional<SessionEvents> sessionEvents() {
+    return Optional.empty();
+  }
+
+  /**
+   * What kind of failure {@code failure}, thrown by one of this store's operations, is: the gateway
+   * names it in the message the caller reads. Override it for a driver whose exceptions the
+   * JDK-level default ({@link StoreFailure#of}) does not recognise.
+   */
+  default StoreFailure classify(Exception failure) {
+    return StoreFailure.of(failure);
+  }
 
   /** Closes the connection. Holds that are bound to the session end with it. */
   @Override
   void close();
+
+  /**
+   * Everything {@code store} can promise: its {@link #promises()} and a capability for each part it
+   * provides.
+   *
+   * @throws IllegalStateException if its promises name a capability that comes from a part
+   */
+  static Set<Capability> capabilitiesOf(LockStore store) {
+    Set<Capability> promised = store.promises();
+    Set<Capability> caps = EnumSet.noneOf(Capability.class);
+    for (Capability c : promised) {
+      if (c != Capability.FENCING
+          && c != Capability.DURABLE_FENCING
+          && c != Capability.REENTRANCY) {
+        throw new IllegalStateException(
+            store.describe()
+                + " promises "
+                + c
+                + ", which a store declares by providing the part behind it, not by a promise");
+      }
+      caps.add(c);
+    }
+    if (store.readWrite().isPresent()) {
+      caps.add(Capability.READ_WRITE);
+    }
+    if (store.waitQueue().isPresent()) {
+      caps.add(Capability.FAIR_QUEUE);
+    }
+    if (store.releasePush().isPresent()) {
+      caps.add(Capability.WAKE_ON_RELEASE);
+    }
+    if (store.sessionEvents().isPresent()) {
+      caps.add(Capability.SESSION_BOUND);
+    }
+    return Set.copyOf(caps);
+  }
 }

@@ -4,8 +4,8 @@ package dev.locksmith.spi;
  * How a store with sessions (ZooKeeper) tells the engine about events it learns on its own, without
  * being asked: a hold that the store dropped, and a connection that was suspended or came back.
  *
- * <p>The engine registers one listener per store with {@link LockStore#listen}. Calls may come from
- * any thread and must not be made while holding a store lock that the engine might need.
+ * <p>The engine registers one listener per store with {@link SessionEvents#listen}. Calls may come
+ * from any thread and must not be made while holding a store lock that the engine might need.
  */
 public interface StoreListener {
 

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -105,7 +106,7 @@ class EngineEdgesTest {
   @DisplayName("withOwner needs REENTRANCY: a store without it refuses, naming the capability")
   void withOwnerNeedsReentrancy() {
     TimedStore store = store();
-    store.capabilities = store.capabilitiesWith(Set.of(), Set.of(Capability.REENTRANCY));
+    store.promises = Set.of(Capability.FENCING);
     EngineClient a = client(store, LockOptions.defaults());
     assertThatThrownBy(() -> a.lock("job").withOwner("worker-1"))
         .isInstanceOf(UnsupportedCapabilityException.class)
@@ -168,7 +169,7 @@ class EngineEdgesTest {
     assertThat(lease(a, key, System.nanoTime()).isValid()).as("timed lease, fresh").isTrue();
 
     TimedStore session = store();
-    session.capabilities = session.capabilitiesWith(Set.of(Capability.SESSION_BOUND), Set.of());
+    session.sessionEvents = Optional.of(listener -> {});
     EngineClient s = client(session, LockOptions.defaults());
     assertThat(lease(s, key, longAgo).isValid()).as("session-bound lease, 9 s past").isTrue();
   }

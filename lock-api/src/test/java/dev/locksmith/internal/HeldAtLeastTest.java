@@ -36,7 +36,7 @@ class HeldAtLeastTest {
     client.close();
   }
 
-  private void hold() {
+  private void hold() throws Exception {
     assertThat(store.tryAcquire(KEY, owner, Duration.ofSeconds(30)).isAcquired()).isTrue();
   }
 
@@ -44,7 +44,7 @@ class HeldAtLeastTest {
   @DisplayName(
       "the hold is left to the store rounded up to its granularity, never below its minimum"
           + " lease, and a whole multiple stays as it is")
-  void roundsUpToTheStoresTiming() {
+  void roundsUpToTheStoresTiming() throws Exception {
     hold();
     assertThat(HeldAtLeast.keep(client, KEY, owner, 2_300 * MS)).isTrue();
     assertThat(HeldAtLeast.keep(client, KEY, owner, 3_000 * MS)).isTrue();
@@ -76,7 +76,7 @@ class HeldAtLeastTest {
   @DisplayName(
       "a store failure comes out as a LockStoreException naming the lock and the store; the"
           + " store's own LockStoreException comes out as it is")
-  void storeFailures() {
+  void storeFailures() throws Exception {
     hold();
     store.extendFailure = () -> new IllegalStateException("connection reset");
     assertThatThrownBy(() -> HeldAtLeast.keep(client, KEY, owner, 5_000 * MS))
@@ -92,7 +92,7 @@ class HeldAtLeastTest {
 
   @Test
   @DisplayName("an interrupted caller still gets the store's answer, and keeps its interrupt")
-  void interruptedCaller() {
+  void interruptedCaller() throws Exception {
     hold();
     Thread.currentThread().interrupt();
     assertThat(HeldAtLeast.keep(client, KEY, owner, 5_000 * MS)).isTrue();
@@ -117,7 +117,7 @@ class HeldAtLeastTest {
 
   @Test
   @DisplayName("on a closing client the store call runs on the caller's thread")
-  void closingClientRunsInline() {
+  void closingClientRunsInline() throws Exception {
     hold();
     client.watchdog().shutdown();
     assertThat(HeldAtLeast.keep(client, KEY, owner, 5_000 * MS)).isTrue();

@@ -73,7 +73,7 @@ class LeaseScheduleTest {
   }
 
   /** A lease on {@code name} held in the store, started at {@link #start}. */
-  private EngineLease lease(String name, Duration leaseTime, boolean autoRenew) {
+  private EngineLease lease(String name, Duration leaseTime, boolean autoRenew) throws Exception {
     LockKey key = new LockKey(name, LockMode.EXCLUSIVE);
     String owner = client.newOwner("t");
     assertThat(client.store().tryAcquire(key, owner, Duration.ofHours(2)).isAcquired()).isTrue();
@@ -97,7 +97,7 @@ class LeaseScheduleTest {
   @DisplayName(
       "a lease without renewal is looked at again at its expiry, and is lost at that instant, not"
           + " a nanosecond sooner")
-  void expiryInstant() {
+  void expiryInstant() throws Exception {
     EngineLease lease = lease("expiry", Duration.ofSeconds(30), false);
     AtomicInteger lost = losses(lease);
     long expiry = start + 30 * SECOND;
@@ -119,7 +119,7 @@ class LeaseScheduleTest {
   @DisplayName(
       "an auto-renewed lease is renewed at a third of its lease, not a nanosecond sooner, and once"
           + " while that renewal runs")
-  void renewalInstant() throws InterruptedException {
+  void renewalInstant() throws Exception {
     EngineLease lease = lease("renew", Duration.ofSeconds(30), true);
     long due = start + 10 * SECOND;
     long expiry = start + 30 * SECOND;
@@ -153,7 +153,7 @@ class LeaseScheduleTest {
   @DisplayName(
       "an extend restarts the schedule from its own start: renewal due a third of the new lease"
           + " later, expiry a whole lease later")
-  void extendRestartsTheSchedule() {
+  void extendRestartsTheSchedule() throws Exception {
     EngineLease lease = lease("extended", Duration.ofSeconds(30), true);
     long before = System.nanoTime();
     lease.extend(Duration.ofSeconds(12));
@@ -165,7 +165,7 @@ class LeaseScheduleTest {
   @Test
   @DisplayName(
       "an auto-renewed lease whose renewal never came back is lost at its expiry, saying so")
-  void expiryWhileRenewing() {
+  void expiryWhileRenewing() throws Exception {
     EngineLease lease = lease("stuck", Duration.ofSeconds(30), true);
     List<String> reasons = new CopyOnWriteArrayList<>();
     lease.onLost((l, why) -> reasons.add(why.getMessage()));
@@ -180,7 +180,7 @@ class LeaseScheduleTest {
   @DisplayName(
       "a renewal that started before the lease's own start does not move its expiry back (an"
           + " extend that overtook a slow renewal keeps its longer validity)")
-  void renewalNeverShortensValidity() {
+  void renewalNeverShortensValidity() throws Exception {
     EngineLease lease = lease("overtaken", Duration.ofSeconds(30), true);
     AtomicInteger lost = losses(lease);
     long expiry = start + 30 * SECOND;
@@ -208,13 +208,13 @@ class LeaseScheduleTest {
   @DisplayName(
       "a renewal the store fails is retried after a tenth of the lease, at most a second, at least"
           + " 10 ms; if it keeps failing the loss names the store's failure")
-  void failedRenewalRetry() {
+  void failedRenewalRetry() throws Exception {
     assertRetryAfter(Duration.ofSeconds(30), SECOND); // A tenth would be 3 s: capped at 1 s.
     assertRetryAfter(Duration.ofSeconds(5), SECOND / 2);
     assertRetryAfter(Duration.ofMillis(60), TimeUnit.MILLISECONDS.toNanos(10)); // 6 ms: raised.
   }
 
-  private void assertRetryAfter(Duration leaseTime, long retry) {
+  private void assertRetryAfter(Duration leaseTime, long retry) throws Exception {
     renewals.clear();
     EngineLease lease = lease("failing-" + leaseTime.toMillis(), leaseTime, true);
     AtomicInteger lost = losses(lease);
@@ -244,7 +244,7 @@ class LeaseScheduleTest {
   @DisplayName(
       "a sweep looks at every lease and wakes at the earliest next look, but never sooner than"
           + " the minimum sweep interval after it ran")
-  void sweepSchedulesTheEarliestLook() {
+  void sweepSchedulesTheEarliestLook() throws Exception {
     LeaseWatchdog watchdog = client.watchdog();
     EngineLease late = lease("late", Duration.ofSeconds(90), false);
     EngineLease early = lease("early", Duration.ofSeconds(30), false);
@@ -296,7 +296,7 @@ class LeaseScheduleTest {
   @Test
   @DisplayName(
       "pending counts the watched leases and the renewals queued behind a busy renewal thread")
-  void pendingCountsBoth() throws InterruptedException {
+  void pendingCountsBoth() throws Exception {
     LeaseWatchdog watchdog = client.watchdog();
     EngineLease lease = lease("pending", Duration.ofSeconds(30), false);
     watchdog.watch(lease, start + 30 * SECOND);

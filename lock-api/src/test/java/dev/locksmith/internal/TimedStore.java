@@ -8,10 +8,13 @@ import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockState;
 import dev.locksmith.spi.LockStore;
 import dev.locksmith.spi.QueuedAttempt;
+import dev.locksmith.spi.ReadWriteHolds;
 import dev.locksmith.spi.ReleaseOutcome;
+import dev.locksmith.spi.ReleasePush;
+import dev.locksmith.spi.SessionEvents;
 import dev.locksmith.spi.StoreTiming;
+import dev.locksmith.spi.WaitQueue;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -31,8 +34,10 @@ class TimedStore implements LockStore {
 
   private final MemLockStore mem;
   private final StoreTiming timing;
-  // What the store declares; a test may change it before it opens a client.
-  volatile Set<Capability> capabilities;
+  // What the store promises and whether it is session bound; a test may change them before it
+  // opens a client.
+  volatile Set<Capability> promises;
+  volatile Optional<SessionEvents> sessionEvents = Optional.empty();
   final List<Duration> extendedTo = new CopyOnWriteArrayList<>();
   final AtomicInteger enqueued = new AtomicInteger();
   // The names of the threads that called release, in order.
@@ -40,7 +45,9 @@ class TimedStore implements LockStore {
   volatile @Nullable Supplier<RuntimeException> enqueueFailure;
   volatile @Nullable Supplier<RuntimeException> leaveQueueFailure;
   final AtomicBoolean closed = new AtomicBoolean();
-  volatile @Nullable Supplier<RuntimeException> extendFailure;
+  volatile @Nullable Supplier<? extends Exception> extendFailure;
+  volatile @Nullable Supplier<? extends Exception> readFailure;
+  final List<Duration> acquiredWith = new CopyOnWriteArrayList<>();
   // Run inside tryAcquire and extend, after the store did the work and before it answers.
   volatile Runnable duringAcquire = () -> {};
   volatile Runnable duringExtend = () -> {};
@@ -54,15 +61,7 @@ class TimedStore implements LockStore {
   TimedStore(StoreTiming timing, MemLockStore.Waiters waiters) {
     this.mem = new MemLockStore(MemLockSpace.named("timed-" + UUID.randomUUID()), "", waiters);
     this.timing = timing;
-    this.capabilities = mem.capabilities();
-  }
-
-  /** The mem: store's capabilities but {@code without}, plus {@code with}. */
-  Set<Capability> capabilitiesWith(Set<Capability> with, Set<Capability> without) {
-    Set<Capability> caps = EnumSet.copyOf(mem.capabilities());
-    caps.removeAll(without);
-    caps.addAll(with);
-    return Set.copyOf(caps);
+    this.promises = mem.promises();
   }
 
   /** The space behind the store, for tests that change holds from outside. */
@@ -81,8 +80,13 @@ class TimedStore implements LockStore {
   }
 
   @Override
-  public Set<Capability> capabilities() {
-    return capabilities;
+  public Set<Capability> promises() {
+    return promises;
+  }
+
+  @Override
+  public Optional<SessionEvents> sessionEvents() {
+    return sessionEvents;
   }
 
   @Override
@@ -91,16 +95,17 @@ class TimedStore implements LockStore {
   }
 
   @Override
-  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
+  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) throws Exception {
+    acquiredWith.add(leaseTime);
     Acquisition a = mem.tryAcquire(key, owner, leaseTime);
     duringAcquire.run();
     return a;
   }
 
   @Override
-  public boolean extend(LockKey key, String owner, Duration leaseTime) {
+  public boolean extend(LockKey key, String owner, Duration leaseTime) throws Exception {
     extendedTo.add(leaseTime);
-    Supplier<RuntimeException> failure = extendFailure;
+    Supplier<? extends Exception> failure = extendFailure;
     if (failure != null) {
       throw failure.get();
     }
@@ -110,45 +115,49 @@ class TimedStore implements LockStore {
   }
 
   @Override
-  public Optional<QueuedAttempt> enqueue(LockKey key, String owner, Duration leaseTime) {
+  public Optional<WaitQueue> waitQueue() {
+    return mem.waitQueue()
+        .map(queue -> (key, owner, leaseTime) -> enqueue(queue, key, owner, leaseTime));
+  }
+
+  private QueuedAttempt enqueue(WaitQueue queue, LockKey key, String owner, Duration leaseTime)
+      throws Exception {
     enqueued.incrementAndGet();
     Supplier<RuntimeException> failure = enqueueFailure;
     if (failure != null) {
       throw failure.get();
     }
-    return mem.enqueue(key, owner, leaseTime)
-        .map(
-            queued ->
-                new QueuedAttempt() {
-                  @Override
-                  public Acquisition poll() {
-                    return queued.poll();
-                  }
+    QueuedAttempt queued = queue.enqueue(key, owner, leaseTime);
+    return new QueuedAttempt() {
+      @Override
+      public Acquisition poll() throws Exception {
+        return queued.poll();
+      }
 
-                  @Override
-                  public void awaitChange(Runnable signal) {
-                    queued.awaitChange(signal);
-                  }
+      @Override
+      public void awaitChange(Runnable signal) throws Exception {
+        queued.awaitChange(signal);
+      }
 
-                  @Override
-                  public void close() {
-                    queued.close();
-                    Supplier<RuntimeException> leaving = leaveQueueFailure;
-                    if (leaving != null) {
-                      throw leaving.get();
-                    }
-                  }
-                });
+      @Override
+      public void close() throws Exception {
+        queued.close();
+        Supplier<RuntimeException> leaving = leaveQueueFailure;
+        if (leaving != null) {
+          throw leaving.get();
+        }
+      }
+    };
   }
 
   @Override
-  public Optional<AutoCloseable> onRelease(LockKey key, Runnable onRelease) {
-    return mem.onRelease(key, onRelease);
+  public Optional<ReleasePush> releasePush() {
+    return mem.releasePush();
   }
 
   @Override
-  public void withdraw(LockKey key, String owner) {
-    mem.withdraw(key, owner);
+  public Optional<ReadWriteHolds> readWrite() {
+    return mem.readWrite();
   }
 
   @Override
@@ -158,7 +167,11 @@ class TimedStore implements LockStore {
   }
 
   @Override
-  public LockState read(LockKey key) {
+  public LockState read(LockKey key) throws Exception {
+    Supplier<? extends Exception> failure = readFailure;
+    if (failure != null) {
+      throw failure.get();
+    }
     return mem.read(key);
   }
 

@@ -10,6 +10,7 @@ import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockMode;
 import dev.locksmith.spi.LockState;
 import dev.locksmith.spi.LockStore;
+import dev.locksmith.spi.ReadWriteHolds;
 import dev.locksmith.spi.ReleaseOutcome;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,8 +24,8 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Collections;
-import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.WeakHashMap;
 import javax.sql.DataSource;
@@ -56,13 +57,9 @@ import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
  */
 public final class JdbcLockStore implements LockStore {
 
-  private static final Set<Capability> CAPABILITIES =
-      Set.copyOf(
-          EnumSet.of(
-              Capability.FENCING,
-              Capability.DURABLE_FENCING,
-              Capability.REENTRANCY,
-              Capability.READ_WRITE));
+  private static final Set<Capability> DURABLE =
+      Set.of(Capability.FENCING, Capability.DURABLE_FENCING, Capability.REENTRANCY);
+  private static final Set<Capability> VOLATILE = Set.of(Capability.FENCING, Capability.REENTRANCY);
 
   private static final String EXCLUSIVE = "X";
   private static final String WRITER = "W";
@@ -120,7 +117,7 @@ public final class JdbcLockStore implements LockStore {
       if (options.createTable()) {
         createTables(c, schema + options.readersTable());
       }
-      this.capabilities = persistent(c) ? CAPABILITIES : withoutDurableFencing();
+      this.capabilities = persistent(c) ? DURABLE : VOLATILE;
     } catch (SQLException e) {
       throw new LockStoreException(
           "jdbc: cannot open the lock table " + table + ": " + e.getMessage(), e);
@@ -141,12 +138,6 @@ public final class JdbcLockStore implements LockStore {
       // H2 answers NULL for an in-memory database, the file path for a persistent one.
       return rs.next() && rs.getString(1) != null;
     }
-  }
-
-  private static Set<Capability> withoutDurableFencing() {
-    Set<Capability> caps = EnumSet.copyOf(CAPABILITIES);
-    caps.remove(Capability.DURABLE_FENCING);
-    return Set.copyOf(caps);
   }
 
   private static DataSource unwrap(DataSource dataSource) {
@@ -213,8 +204,13 @@ public final class JdbcLockStore implements LockStore {
   }
 
   @Override
-  public Set<Capability> capabilities() {
+  public Set<Capability> promises() {
     return capabilities;
+  }
+
+  @Override
+  public Optional<ReadWriteHolds> readWrite() {
+    return Optional.of(this::withdraw);
   }
 
   @Override
@@ -295,8 +291,7 @@ public final class JdbcLockStore implements LockStore {
         });
   }
 
-  @Override
-  public void withdraw(LockKey key, String owner) {
+  private void withdraw(LockKey key, String owner) {
     if (key.mode() != LockMode.WRITE) {
       return;
     }

@@ -199,7 +199,7 @@ abstract class JdbcStoreBehaviour {
   @Test
   @DisplayName(
       "Many readers share a read-write lock; a writer waits for them and shuts new ones out")
-  void readWrite() {
+  void readWrite() throws Exception {
     JdbcLockStore store = store();
     String name = uniqueName("rw");
     LockKey read = new LockKey(name, LockMode.READ);
@@ -213,7 +213,7 @@ abstract class JdbcStoreBehaviour {
     assertThat(store.tryAcquire(read, "r3", lease).isAcquired()).isFalse();
     // Readers already in may re-enter.
     assertThat(store.tryAcquire(read, "r1", lease).holds()).isEqualTo(2);
-    store.withdraw(write, "w");
+    store.readWrite().orElseThrow().withdraw(write, "w");
     assertThat(store.tryAcquire(read, "r3", lease).isAcquired()).isTrue();
     assertThat(store.release(read, "r1")).isEqualTo(ReleaseOutcome.HOLD_DECREMENTED);
     for (String r : List.of("r1", "r2", "r3")) {

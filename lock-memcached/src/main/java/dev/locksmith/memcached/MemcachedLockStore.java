@@ -201,7 +201,7 @@ public final class MemcachedLockStore implements LockStore {
   }
 
   @Override
-  public Set<Capability> capabilities() {
+  public Set<Capability> promises() {
     return capabilities;
   }
 

@@ -13,11 +13,12 @@ import dev.locksmith.spi.Acquisition;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockState;
 import dev.locksmith.spi.LockStore;
+import dev.locksmith.spi.ReadWriteHolds;
 import dev.locksmith.spi.ReleaseOutcome;
-import io.lettuce.core.RedisCommandInterruptedException;
+import dev.locksmith.spi.ReleasePush;
+import dev.locksmith.spi.StoreFailure;
 import io.lettuce.core.RedisURI;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -57,7 +58,7 @@ public final class RedisLockStore implements LockStore {
   private final KeyLayout layout;
   private final LockOperations operations;
   private final ReleaseChannel releases;
-  private final Set<Capability> capabilities;
+  private final Set<Capability> promises;
   private final String description;
 
   private RedisLockStore(RedisEndpoint endpoint, KeyLayout layout, RedisStrategy strategy) {
@@ -74,16 +75,10 @@ public final class RedisLockStore implements LockStore {
                     : ScriptOperations.Wake.WHEN_SUBSCRIBED);
     this.releases = new ReleaseChannel(endpoint::newPubSub, endpoint.timeout());
     this.description = endpoint.description() + (strategy == RedisStrategy.WATCH ? " (watch)" : "");
-    Set<Capability> caps =
-        EnumSet.of(
-            Capability.FENCING,
-            Capability.REENTRANCY,
-            Capability.READ_WRITE,
-            Capability.WAKE_ON_RELEASE);
-    if (!endpoint.isCluster() && !endpoint.isSentinel() && appendOnly(endpoint)) {
-      caps.add(Capability.DURABLE_FENCING);
-    }
-    this.capabilities = Set.copyOf(caps);
+    this.promises =
+        !endpoint.isCluster() && !endpoint.isSentinel() && appendOnly(endpoint)
+            ? Set.of(Capability.FENCING, Capability.REENTRANCY, Capability.DURABLE_FENCING)
+            : Set.of(Capability.FENCING, Capability.REENTRANCY);
   }
 
   /**
@@ -186,8 +181,8 @@ public final class RedisLockStore implements LockStore {
   }
 
   @Override
-  public Set<Capability> capabilities() {
-    return capabilities;
+  public Set<Capability> promises() {
+    return promises;
   }
 
   /** The lease in whole milliseconds, rounded up so the server never holds less than asked. */
@@ -198,54 +193,37 @@ public final class RedisLockStore implements LockStore {
 
   @Override
   public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
-    return call("acquire", key, () -> operations.acquire(key, owner, millis(leaseTime)));
+    return operations.acquire(key, owner, millis(leaseTime));
   }
 
   @Override
   public boolean extend(LockKey key, String owner, Duration leaseTime) {
-    return call("extend", key, () -> operations.extend(key, owner, millis(leaseTime)));
+    return operations.extend(key, owner, millis(leaseTime));
   }
 
   @Override
   public ReleaseOutcome release(LockKey key, String owner) {
-    return call("release", key, () -> operations.release(key, owner));
+    return operations.release(key, owner);
   }
 
   @Override
   public LockState read(LockKey key) {
-    return call("read", key, () -> operations.read(key));
+    return operations.read(key);
   }
 
   @Override
-  public void withdraw(LockKey key, String owner) {
-    call(
-        "withdraw",
-        key,
-        () -> {
-          operations.withdraw(key, owner);
-          return Boolean.TRUE;
-        });
+  public Optional<ReadWriteHolds> readWrite() {
+    return Optional.of(operations::withdraw);
   }
 
   @Override
-  public Optional<AutoCloseable> onRelease(LockKey key, Runnable onRelease) {
-    return Optional.of(
-        call("subscribe", key, () -> releases.listen(layout.channel(key), onRelease)));
+  public Optional<ReleasePush> releasePush() {
+    return Optional.of((key, onRelease) -> releases.listen(layout.channel(key), onRelease));
   }
 
-  private <T> T call(String operation, LockKey key, Supplier<T> body) {
-    try {
-      return body.get();
-    } catch (LockStoreException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      if (e instanceof RedisCommandInterruptedException) {
-        // Lettuce clears the flag when it turns the interrupt into an exception; put it back.
-        Thread.currentThread().interrupt();
-      }
-      throw new LockStoreException(
-          operation + " of lock '" + key + "' failed on " + description + ": " + e.getMessage(), e);
-    }
+  @Override
+  public StoreFailure classify(Exception failure) {
+    return RedisFailure.kind(failure);
   }
 
   @Override

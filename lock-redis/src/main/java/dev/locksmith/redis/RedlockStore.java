@@ -153,7 +153,7 @@ public final class RedlockStore implements LockStore {
   }
 
   @Override
-  public Set<Capability> capabilities() {
+  public Set<Capability> promises() {
     return Set.of();
   }
 

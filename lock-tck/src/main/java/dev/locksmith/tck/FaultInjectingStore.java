@@ -6,14 +6,17 @@ import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockState;
 import dev.locksmith.spi.LockStore;
 import dev.locksmith.spi.QueuedAttempt;
+import dev.locksmith.spi.ReadWriteHolds;
 import dev.locksmith.spi.ReleaseOutcome;
-import dev.locksmith.spi.StoreListener;
+import dev.locksmith.spi.ReleasePush;
+import dev.locksmith.spi.SessionEvents;
+import dev.locksmith.spi.StoreFailure;
 import dev.locksmith.spi.StoreTiming;
+import dev.locksmith.spi.WaitQueue;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.EnumMap;
-import java.util.EnumSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -154,7 +157,7 @@ public final class FaultInjectingStore implements LockStore {
   }
 
   @Override
-  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
+  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) throws Exception {
     Fault f = fault(Operation.TRY_ACQUIRE);
     Acquisition a = delegate.tryAcquire(key, owner, leaseTime);
     if (f == Fault.LOSE_REPLY) {
@@ -165,7 +168,7 @@ public final class FaultInjectingStore implements LockStore {
   }
 
   @Override
-  public boolean extend(LockKey key, String owner, Duration leaseTime) {
+  public boolean extend(LockKey key, String owner, Duration leaseTime) throws Exception {
     Fault f = fault(Operation.EXTEND);
     if (f == Fault.ANSWER_NOT_HELD) {
       return false;
@@ -178,7 +181,7 @@ public final class FaultInjectingStore implements LockStore {
   }
 
   @Override
-  public ReleaseOutcome release(LockKey key, String owner) {
+  public ReleaseOutcome release(LockKey key, String owner) throws Exception {
     Fault f = fault(Operation.RELEASE);
     if (f == Fault.ANSWER_NOT_HELD) {
       return ReleaseOutcome.NOT_HELD;
@@ -191,7 +194,7 @@ public final class FaultInjectingStore implements LockStore {
   }
 
   @Override
-  public LockState read(LockKey key) {
+  public LockState read(LockKey key) throws Exception {
     Fault f = fault(Operation.READ);
     LockState state = delegate.read(key);
     if (f == Fault.LOSE_REPLY) {
@@ -211,14 +214,8 @@ public final class FaultInjectingStore implements LockStore {
   }
 
   @Override
-  public Set<Capability> capabilities() {
-    Set<Capability> caps = EnumSet.noneOf(Capability.class);
-    caps.addAll(delegate.capabilities());
-    if (!pushAndQueue) {
-      caps.remove(Capability.WAKE_ON_RELEASE);
-      caps.remove(Capability.FAIR_QUEUE);
-    }
-    return caps;
+  public Set<Capability> promises() {
+    return delegate.promises();
   }
 
   @Override
@@ -227,28 +224,39 @@ public final class FaultInjectingStore implements LockStore {
   }
 
   @Override
-  public void withdraw(LockKey key, String owner) {
-    delegate.withdraw(key, owner);
+  public Optional<ReadWriteHolds> readWrite() {
+    return delegate.readWrite();
   }
 
   @Override
-  public Optional<AutoCloseable> onRelease(LockKey key, Runnable onRelease) {
-    return pushAndQueue ? delegate.onRelease(key, onRelease) : Optional.empty();
+  public Optional<ReleasePush> releasePush() {
+    return pushAndQueue ? delegate.releasePush() : Optional.empty();
   }
 
   @Override
-  public Optional<QueuedAttempt> enqueue(LockKey key, String owner, Duration leaseTime) {
+  public Optional<WaitQueue> waitQueue() {
     if (!pushAndQueue) {
       return Optional.empty();
     }
-    Optional<QueuedAttempt> place = delegate.enqueue(key, owner, leaseTime);
-    place.ifPresent(p -> places.incrementAndGet());
-    return place;
+    return delegate
+        .waitQueue()
+        .map(
+            queue ->
+                (key, owner, leaseTime) -> {
+                  QueuedAttempt place = queue.enqueue(key, owner, leaseTime);
+                  places.incrementAndGet();
+                  return place;
+                });
   }
 
   @Override
-  public void listen(StoreListener listener) {
-    delegate.listen(listener);
+  public Optional<SessionEvents> sessionEvents() {
+    return delegate.sessionEvents();
+  }
+
+  @Override
+  public StoreFailure classify(Exception failure) {
+    return delegate.classify(failure);
   }
 
   @Override

@@ -8,15 +8,18 @@ import dev.locksmith.spi.LockMode;
 import dev.locksmith.spi.LockState;
 import dev.locksmith.spi.LockStore;
 import dev.locksmith.spi.QueuedAttempt;
+import dev.locksmith.spi.ReadWriteHolds;
 import dev.locksmith.spi.ReleaseOutcome;
+import dev.locksmith.spi.ReleasePush;
+import dev.locksmith.spi.SessionEvents;
 import dev.locksmith.spi.StoreListener;
+import dev.locksmith.spi.WaitQueue;
 import dev.locksmith.zookeeper.internal.HoldWatch;
 import dev.locksmith.zookeeper.internal.LockNodes;
 import dev.locksmith.zookeeper.internal.LockNodes.QueueNode;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -94,16 +97,8 @@ public final class ZooKeeperLockStore implements LockStore {
 
   private static final Logger log = LoggerFactory.getLogger(ZooKeeperLockStore.class);
 
-  private static final Set<Capability> CAPABILITIES =
-      Set.copyOf(
-          EnumSet.of(
-              Capability.FENCING,
-              Capability.DURABLE_FENCING,
-              Capability.REENTRANCY,
-              Capability.READ_WRITE,
-              Capability.WAKE_ON_RELEASE,
-              Capability.FAIR_QUEUE,
-              Capability.SESSION_BOUND));
+  private static final Set<Capability> PROMISES =
+      Set.of(Capability.FENCING, Capability.DURABLE_FENCING, Capability.REENTRANCY);
 
   private static final StoreListener NO_LISTENER =
       new StoreListener() {
@@ -246,8 +241,29 @@ public final class ZooKeeperLockStore implements LockStore {
   }
 
   @Override
-  public Set<Capability> capabilities() {
-    return CAPABILITIES;
+  public Set<Capability> promises() {
+    return PROMISES;
+  }
+
+  @Override
+  public Optional<ReadWriteHolds> readWrite() {
+    // A waiting writer's place is its queue node, which leaving the queue deletes: no mark.
+    return Optional.of((key, owner) -> {});
+  }
+
+  @Override
+  public Optional<WaitQueue> waitQueue() {
+    return Optional.of(this::enqueue);
+  }
+
+  @Override
+  public Optional<ReleasePush> releasePush() {
+    return Optional.of(this::onRelease);
+  }
+
+  @Override
+  public Optional<SessionEvents> sessionEvents() {
+    return Optional.of(this::listen);
   }
 
   // The store operations.
@@ -297,8 +313,7 @@ public final class ZooKeeperLockStore implements LockStore {
     return new Look(queue, blockerOf(key, owner, queue, mine));
   }
 
-  @Override
-  public Optional<QueuedAttempt> enqueue(LockKey key, String owner, Duration leaseTime) {
+  private QueuedAttempt enqueue(LockKey key, String owner, Duration leaseTime) {
     return withSlot(
         key,
         owner,
@@ -306,7 +321,7 @@ public final class ZooKeeperLockStore implements LockStore {
         slot -> {
           Acquisition again = reenter(key, owner, slot);
           if (again != null) {
-            return Optional.of(new GrantedAttempt(again));
+            return new GrantedAttempt(again);
           }
           // The same two round trips as tryAcquire: create our node, then list the queue once. A
           // node that holds at once is granted here, so the uncontended acquire costs exactly
@@ -322,7 +337,7 @@ public final class ZooKeeperLockStore implements LockStore {
             }
             // Our node stands in the queue: keep the place and let the queue attempt look again
             // (or, when interrupted, let the engine end the wait and close it, deleting the node).
-            return Optional.of(new NodeAttempt(key, owner, node, null));
+            return new NodeAttempt(key, owner, node, null);
           } catch (Exception e) {
             deleteQuietly(node.path()); // Not granted: leave no orphan in the queue.
             throw e;
@@ -332,14 +347,14 @@ public final class ZooKeeperLockStore implements LockStore {
             try {
               Hold hold = grant(slot, key, owner, node, look.queue());
               granted = true;
-              return Optional.of(new GrantedAttempt(Acquisition.acquired(hold.token, 1)));
+              return new GrantedAttempt(Acquisition.acquired(hold.token, 1));
             } finally {
               if (!granted) {
                 deleteQuietly(node.path());
               }
             }
           }
-          return Optional.of(new NodeAttempt(key, owner, node, look.blocker().name()));
+          return new NodeAttempt(key, owner, node, look.blocker().name());
         });
   }
 
@@ -448,17 +463,15 @@ public final class ZooKeeperLockStore implements LockStore {
         });
   }
 
-  @Override
-  public Optional<AutoCloseable> onRelease(LockKey key, Runnable onRelease) {
+  private AutoCloseable onRelease(LockKey key, Runnable onRelease) {
     Objects.requireNonNull(onRelease, "onRelease must not be null");
     checkOpen();
     ReleaseWatch watch = new ReleaseWatch(lockPath(key), onRelease);
     watch.arm();
-    return Optional.of(watch);
+    return watch;
   }
 
-  @Override
-  public void listen(StoreListener listener) {
+  private void listen(StoreListener listener) {
     this.listener = Objects.requireNonNull(listener, "listener must not be null");
   }
 

@@ -671,22 +671,25 @@ class ZooKeeperLockStoreTest {
     ZooKeeperLockStore store = new ZooKeeperLockStore(curator(), "/t/own");
     toClose.add(store);
     List<String> lost = new CopyOnWriteArrayList<>();
-    store.listen(
-        new dev.locksmith.spi.StoreListener() {
-          @Override
-          public void holdLost(dev.locksmith.spi.LockKey key, String owner, String reason) {
-            lost.add(key.name() + "/" + key.mode());
-          }
+    store
+        .sessionEvents()
+        .orElseThrow()
+        .listen(
+            new dev.locksmith.spi.StoreListener() {
+              @Override
+              public void holdLost(dev.locksmith.spi.LockKey key, String owner, String reason) {
+                lost.add(key.name() + "/" + key.mode());
+              }
 
-          @Override
-          public void suspended() {}
+              @Override
+              public void suspended() {}
 
-          @Override
-          public void resumed() {}
+              @Override
+              public void resumed() {}
 
-          @Override
-          public void sessionLost(String reason) {}
-        });
+              @Override
+              public void sessionLost(String reason) {}
+            });
     Duration lease = Duration.ofSeconds(30);
     for (dev.locksmith.spi.LockMode mode : dev.locksmith.spi.LockMode.values()) {
       dev.locksmith.spi.LockKey key = new dev.locksmith.spi.LockKey("own-" + mode, mode);

@@ -1,6 +1,11 @@
 package dev.locksmith.redis.internal;
 
+import dev.locksmith.spi.StoreFailure;
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandInterruptedException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisException;
 
 /**
  * Why Redis refused or failed a connection, in words, from the server's own error code.
@@ -12,6 +17,29 @@ import io.lettuce.core.RedisCommandExecutionException;
 public final class RedisFailure {
 
   private RedisFailure() {}
+
+  /**
+   * The kind of a failed command: the server's error replies are refusals, Lettuce's timeouts and
+   * broken connections are what they say, and an interrupt is an interrupt.
+   */
+  public static StoreFailure kind(Exception failure) {
+    if (failure instanceof RedisCommandInterruptedException) {
+      return StoreFailure.INTERRUPTED;
+    }
+    if (failure instanceof RedisCommandTimeoutException) {
+      return StoreFailure.TIMED_OUT;
+    }
+    if (failure instanceof RedisCommandExecutionException) {
+      return StoreFailure.REFUSED;
+    }
+    if (failure instanceof RedisConnectionException) {
+      return StoreFailure.UNAVAILABLE;
+    }
+    StoreFailure kind = StoreFailure.of(failure);
+    return kind == StoreFailure.UNCLASSIFIED && failure instanceof RedisException
+        ? StoreFailure.UNAVAILABLE
+        : kind;
+  }
 
   /**
    * Whether Lettuce failed the handshake without the server's answer: the server refused and closed

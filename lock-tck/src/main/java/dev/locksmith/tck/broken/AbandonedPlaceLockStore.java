@@ -5,8 +5,8 @@ import dev.locksmith.mem.MemLockStore;
 import dev.locksmith.spi.Acquisition;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.QueuedAttempt;
+import dev.locksmith.spi.WaitQueue;
 import java.time.Duration;
-import java.util.Optional;
 
 /**
  * BROKEN ON PURPOSE: a waiter that gives up leaves its place in the queue behind, so every waiter
@@ -28,26 +28,24 @@ public final class AbandonedPlaceLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public Optional<QueuedAttempt> enqueue(LockKey key, String owner, Duration leaseTime) {
-    return delegate
-        .enqueue(key, owner, leaseTime)
-        .map(
-            place ->
-                new QueuedAttempt() {
-                  @Override
-                  public Acquisition poll() {
-                    return place.poll();
-                  }
+  protected QueuedAttempt enqueue(WaitQueue queue, LockKey key, String owner, Duration leaseTime)
+      throws Exception {
+    QueuedAttempt place = queue.enqueue(key, owner, leaseTime);
+    return new QueuedAttempt() {
+      @Override
+      public Acquisition poll() throws Exception {
+        return place.poll();
+      }
 
-                  @Override
-                  public void awaitChange(Runnable signal) {
-                    place.awaitChange(signal);
-                  }
+      @Override
+      public void awaitChange(Runnable signal) throws Exception {
+        place.awaitChange(signal);
+      }
 
-                  @Override
-                  public void close() {
-                    // The bug: nothing, unless the place already got the lock.
-                  }
-                });
+      @Override
+      public void close() {
+        // The bug: nothing, unless the place already got the lock.
+      }
+    };
   }
 }

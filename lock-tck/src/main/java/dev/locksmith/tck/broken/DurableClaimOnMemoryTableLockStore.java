@@ -26,12 +26,8 @@ public final class DurableClaimOnMemoryTableLockStore extends TableLockStore {
   }
 
   @Override
-  public Set<Capability> capabilities() {
+  public Set<Capability> promises() {
     // The bug: declared for the dialect, not checked against the database.
-    return EnumSet.of(
-        Capability.FENCING,
-        Capability.DURABLE_FENCING,
-        Capability.REENTRANCY,
-        Capability.READ_WRITE);
+    return EnumSet.of(Capability.FENCING, Capability.DURABLE_FENCING, Capability.REENTRANCY);
   }
 }

@@ -25,7 +25,7 @@ public final class ExtendAddsLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public boolean extend(LockKey key, String owner, Duration leaseTime) {
+  public boolean extend(LockKey key, String owner, Duration leaseTime) throws Exception {
     LockState state = delegate.read(key);
     // The bug: the remaining time is kept and the new lease added on top of it.
     Duration left = state.remaining() == null ? Duration.ZERO : state.remaining();

@@ -27,7 +27,7 @@ public final class ExtendIgnoresReplyLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public boolean extend(LockKey key, String owner, Duration leaseTime) {
+  public boolean extend(LockKey key, String owner, Duration leaseTime) throws Exception {
     delegate.extend(key, owner, leaseTime);
     return true; // The bug: the store's "not held" never reaches the caller.
   }

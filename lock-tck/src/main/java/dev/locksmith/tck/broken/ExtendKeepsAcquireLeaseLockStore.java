@@ -30,7 +30,7 @@ public final class ExtendKeepsAcquireLeaseLockStore extends ForwardingLockStore 
   }
 
   @Override
-  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
+  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) throws Exception {
     Acquisition a = delegate.tryAcquire(key, owner, leaseTime);
     if (a.isAcquired()) {
       acquiredWith.put(key + "|" + owner, leaseTime);
@@ -39,13 +39,13 @@ public final class ExtendKeepsAcquireLeaseLockStore extends ForwardingLockStore 
   }
 
   @Override
-  public boolean extend(LockKey key, String owner, Duration leaseTime) {
+  public boolean extend(LockKey key, String owner, Duration leaseTime) throws Exception {
     // The bug: the argument is only a fallback for holds this connection did not take.
     return delegate.extend(key, owner, acquiredWith.getOrDefault(key + "|" + owner, leaseTime));
   }
 
   @Override
-  public ReleaseOutcome release(LockKey key, String owner) {
+  public ReleaseOutcome release(LockKey key, String owner) throws Exception {
     ReleaseOutcome outcome = delegate.release(key, owner);
     if (outcome == ReleaseOutcome.RELEASED) {
       acquiredWith.remove(key + "|" + owner);

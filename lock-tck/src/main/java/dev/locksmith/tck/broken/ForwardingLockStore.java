@@ -9,9 +9,12 @@ import dev.locksmith.spi.LockMode;
 import dev.locksmith.spi.LockState;
 import dev.locksmith.spi.LockStore;
 import dev.locksmith.spi.QueuedAttempt;
+import dev.locksmith.spi.ReadWriteHolds;
 import dev.locksmith.spi.ReleaseOutcome;
-import dev.locksmith.spi.StoreListener;
+import dev.locksmith.spi.ReleasePush;
+import dev.locksmith.spi.SessionEvents;
 import dev.locksmith.spi.StoreTiming;
+import dev.locksmith.spi.WaitQueue;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -56,8 +59,8 @@ public abstract class ForwardingLockStore implements LockStore {
   }
 
   @Override
-  public Set<Capability> capabilities() {
-    return delegate.capabilities();
+  public Set<Capability> promises() {
+    return delegate.promises();
   }
 
   @Override
@@ -66,43 +69,56 @@ public abstract class ForwardingLockStore implements LockStore {
   }
 
   @Override
-  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
+  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) throws Exception {
     return delegate.tryAcquire(storedKey(key), storedOwner(owner), leaseTime);
   }
 
   @Override
-  public boolean extend(LockKey key, String owner, Duration leaseTime) {
+  public boolean extend(LockKey key, String owner, Duration leaseTime) throws Exception {
     return delegate.extend(storedKey(key), storedOwner(owner), leaseTime);
   }
 
   @Override
-  public ReleaseOutcome release(LockKey key, String owner) {
+  public ReleaseOutcome release(LockKey key, String owner) throws Exception {
     return delegate.release(storedKey(key), storedOwner(owner));
   }
 
   @Override
-  public LockState read(LockKey key) {
+  public LockState read(LockKey key) throws Exception {
     return delegate.read(storedKey(key));
   }
 
   @Override
-  public void withdraw(LockKey key, String owner) {
-    delegate.withdraw(storedKey(key), storedOwner(owner));
+  public Optional<ReadWriteHolds> readWrite() {
+    return delegate.readWrite().map(rw -> (key, owner) -> withdraw(rw, key, owner));
+  }
+
+  /** Removes a waiting writer's mark through {@code holds}, the delegate's read-write part. */
+  protected void withdraw(ReadWriteHolds holds, LockKey key, String owner) throws Exception {
+    holds.withdraw(storedKey(key), storedOwner(owner));
   }
 
   @Override
-  public Optional<AutoCloseable> onRelease(LockKey key, Runnable onRelease) {
-    return delegate.onRelease(storedKey(key), onRelease);
+  public Optional<ReleasePush> releasePush() {
+    return delegate.releasePush().map(push -> (key, run) -> push.onRelease(storedKey(key), run));
   }
 
   @Override
-  public Optional<QueuedAttempt> enqueue(LockKey key, String owner, Duration leaseTime) {
-    return delegate.enqueue(storedKey(key), storedOwner(owner), leaseTime);
+  public Optional<WaitQueue> waitQueue() {
+    return delegate
+        .waitQueue()
+        .map(queue -> (key, owner, leaseTime) -> enqueue(queue, key, owner, leaseTime));
+  }
+
+  /** Joins the queue of {@code key} through {@code queue}, the delegate's queue part. */
+  protected QueuedAttempt enqueue(WaitQueue queue, LockKey key, String owner, Duration leaseTime)
+      throws Exception {
+    return queue.enqueue(storedKey(key), storedOwner(owner), leaseTime);
   }
 
   @Override
-  public void listen(StoreListener listener) {
-    delegate.listen(listener);
+  public Optional<SessionEvents> sessionEvents() {
+    return delegate.sessionEvents();
   }
 
   @Override

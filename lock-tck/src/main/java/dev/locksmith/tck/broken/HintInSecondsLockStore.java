@@ -25,7 +25,7 @@ public final class HintInSecondsLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
+  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) throws Exception {
     Acquisition a = delegate.tryAcquire(key, owner, leaseTime);
     if (a.isAcquired() || a.retryAfter() == null) {
       return a;

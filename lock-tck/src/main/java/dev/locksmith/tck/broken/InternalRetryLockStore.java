@@ -29,7 +29,7 @@ public final class InternalRetryLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
+  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) throws Exception {
     Acquisition a = delegate.tryAcquire(key, owner, leaseTime);
     for (int i = 0; i < RETRIES && !a.isAcquired(); i++) {
       try {

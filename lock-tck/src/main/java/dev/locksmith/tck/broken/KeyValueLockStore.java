@@ -40,7 +40,7 @@ public abstract class KeyValueLockStore implements LockStore {
   }
 
   @Override
-  public Set<Capability> capabilities() {
+  public Set<Capability> promises() {
     return Set.of();
   }
 

@@ -42,7 +42,8 @@ public final class LocalReentrancyLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public synchronized Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
+  public synchronized Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime)
+      throws Exception {
     LocalHold mine = held.get(key + "|" + owner);
     if (mine != null) {
       // The bug: answered from the connection; the store's lease is neither checked nor renewed.
@@ -57,7 +58,7 @@ public final class LocalReentrancyLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public synchronized ReleaseOutcome release(LockKey key, String owner) {
+  public synchronized ReleaseOutcome release(LockKey key, String owner) throws Exception {
     LocalHold mine = held.get(key + "|" + owner);
     if (mine != null && mine.count > 1) {
       mine.count--;

@@ -27,12 +27,12 @@ public final class MillisAsSecondsLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
+  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) throws Exception {
     return delegate.tryAcquire(key, owner, Duration.ofSeconds(leaseTime.toMillis()));
   }
 
   @Override
-  public boolean extend(LockKey key, String owner, Duration leaseTime) {
+  public boolean extend(LockKey key, String owner, Duration leaseTime) throws Exception {
     return delegate.extend(key, owner, Duration.ofSeconds(leaseTime.toMillis()));
   }
 }

@@ -1,17 +1,15 @@
 package dev.locksmith.tck.broken;
 
-import dev.locksmith.Capability;
 import dev.locksmith.mem.MemLockSpace;
 import dev.locksmith.spi.Acquisition;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockMode;
 import dev.locksmith.spi.QueuedAttempt;
+import dev.locksmith.spi.WaitQueue;
 import java.time.Duration;
 import java.util.Deque;
-import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import org.jspecify.annotations.Nullable;
@@ -43,63 +41,62 @@ public final class NewestFirstQueueLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public Set<Capability> capabilities() {
-    Set<Capability> caps = EnumSet.of(Capability.FAIR_QUEUE);
-    caps.addAll(delegate.capabilities());
-    return caps;
+  public Optional<WaitQueue> waitQueue() {
+    return Optional.of(this::enqueue);
   }
 
-  @Override
-  public Optional<QueuedAttempt> enqueue(LockKey key, String owner, Duration leaseTime) {
+  private QueuedAttempt enqueue(LockKey key, String owner, Duration leaseTime) {
     String list = space + (key.mode() == LockMode.EXCLUSIVE ? "|x:" : "|rw:") + key.name();
     Deque<String> queue = QUEUES.computeIfAbsent(list, k -> new ConcurrentLinkedDeque<>());
     queue.addFirst(owner); // The bug: LPUSH, so the head is the newest waiter.
-    return Optional.of(
-        new QueuedAttempt() {
-          private boolean done;
-          private @Nullable AutoCloseable watch;
+    return new QueuedAttempt() {
+      private boolean done;
+      private @Nullable AutoCloseable watch;
 
-          @Override
-          public Acquisition poll() {
-            if (done || !owner.equals(queue.peekFirst())) {
-              return Acquisition.busy();
-            }
-            Acquisition a = delegate.tryAcquire(key, owner, leaseTime);
-            if (a.isAcquired()) {
-              done = true;
-              queue.remove(owner);
-              stopWatching(); // The engine closes only places that did not acquire.
-            }
-            return a;
-          }
+      @Override
+      public Acquisition poll() throws Exception {
+        if (done || !owner.equals(queue.peekFirst())) {
+          return Acquisition.busy();
+        }
+        Acquisition a = delegate.tryAcquire(key, owner, leaseTime);
+        if (a.isAcquired()) {
+          done = true;
+          queue.remove(owner);
+          stopWatching(); // The engine closes only places that did not acquire.
+        }
+        return a;
+      }
 
-          @Override
-          public void awaitChange(Runnable signal) {
-            if (watch == null) {
-              watch = delegate.onRelease(key, signal).orElse(null);
-            }
-          }
+      @Override
+      public void awaitChange(Runnable signal) throws Exception {
+        if (watch == null) {
+          watch = delegate.releasePush().orElseThrow().onRelease(key, signal);
+        }
+      }
 
-          @Override
-          public void close() {
-            if (!done) {
-              done = true;
-              queue.remove(owner);
-              delegate.withdraw(key, owner); // A writer's polls may have marked it waiting.
-            }
-            stopWatching();
-          }
+      @Override
+      public void close() throws Exception {
+        if (!done) {
+          done = true;
+          queue.remove(owner);
+          delegate
+              .readWrite()
+              .orElseThrow()
+              .withdraw(key, owner); // A writer's polls may have marked it waiting.
+        }
+        stopWatching();
+      }
 
-          private void stopWatching() {
-            if (watch != null) {
-              try {
-                watch.close();
-              } catch (Exception e) {
-                throw new IllegalStateException(e);
-              }
-              watch = null;
-            }
+      private void stopWatching() {
+        if (watch != null) {
+          try {
+            watch.close();
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
           }
-        });
+          watch = null;
+        }
+      }
+    };
   }
 }

@@ -2,6 +2,7 @@ package dev.locksmith.tck.broken;
 
 import dev.locksmith.mem.MemLockSpace;
 import dev.locksmith.spi.LockKey;
+import dev.locksmith.spi.ReadWriteHolds;
 
 /**
  * BROKEN ON PURPOSE: a write attempt that finds readers leaves a waiting-writer mark, but {@code
@@ -23,7 +24,7 @@ public final class NoOpWithdrawLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public void withdraw(LockKey key, String owner) {
-    // The bug: the SPI's default, left in place.
+  protected void withdraw(ReadWriteHolds holds, LockKey key, String owner) {
+    // The bug: a withdraw written as a placeholder and never filled in.
   }
 }

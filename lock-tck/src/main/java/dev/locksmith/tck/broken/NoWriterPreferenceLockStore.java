@@ -26,10 +26,11 @@ public final class NoWriterPreferenceLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
+  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) throws Exception {
     Acquisition a = delegate.tryAcquire(key, owner, leaseTime);
     if (!a.isAcquired() && key.mode() == LockMode.WRITE) {
-      delegate.withdraw(key, owner); // The bug: nothing records that a writer waits.
+      // The bug: nothing records that a writer waits.
+      delegate.readWrite().orElseThrow().withdraw(key, owner);
     }
     return a;
   }

@@ -24,7 +24,7 @@ public final class OutageAsBusyLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
+  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) throws Exception {
     try {
       return delegate.tryAcquire(key, owner, leaseTime);
     } catch (RuntimeException e) {

@@ -27,7 +27,7 @@ public final class OutageAsNotHeldLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public boolean extend(LockKey key, String owner, Duration leaseTime) {
+  public boolean extend(LockKey key, String owner, Duration leaseTime) throws Exception {
     try {
       return delegate.extend(key, owner, leaseTime);
     } catch (RuntimeException e) {
@@ -36,7 +36,7 @@ public final class OutageAsNotHeldLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public ReleaseOutcome release(LockKey key, String owner) {
+  public ReleaseOutcome release(LockKey key, String owner) throws Exception {
     try {
       return delegate.release(key, owner);
     } catch (RuntimeException e) {
@@ -45,7 +45,7 @@ public final class OutageAsNotHeldLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public LockState read(LockKey key) {
+  public LockState read(LockKey key) throws Exception {
     try {
       return delegate.read(key);
     } catch (RuntimeException e) {

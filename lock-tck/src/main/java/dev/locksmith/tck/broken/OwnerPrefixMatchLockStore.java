@@ -26,17 +26,17 @@ public final class OwnerPrefixMatchLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public boolean extend(LockKey key, String owner, Duration leaseTime) {
+  public boolean extend(LockKey key, String owner, Duration leaseTime) throws Exception {
     return delegate.extend(key, matchingHolder(key, owner), leaseTime);
   }
 
   @Override
-  public ReleaseOutcome release(LockKey key, String owner) {
+  public ReleaseOutcome release(LockKey key, String owner) throws Exception {
     return delegate.release(key, matchingHolder(key, owner));
   }
 
   // The bug: "the holder's id starts with the caller's" is taken for "the caller is the holder".
-  private String matchingHolder(LockKey key, String owner) {
+  private String matchingHolder(LockKey key, String owner) throws Exception {
     if (key.mode() == LockMode.READ) {
       return owner;
     }

@@ -33,7 +33,7 @@ public final class PerConnectionTokenLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
+  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) throws Exception {
     Acquisition a = delegate.tryAcquire(key, owner, leaseTime);
     if (!a.isAcquired()) {
       return a;
@@ -48,7 +48,7 @@ public final class PerConnectionTokenLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public ReleaseOutcome release(LockKey key, String owner) {
+  public ReleaseOutcome release(LockKey key, String owner) throws Exception {
     ReleaseOutcome outcome = delegate.release(key, owner);
     if (outcome == ReleaseOutcome.RELEASED) {
       tokens.remove(key + "|" + owner);

@@ -30,12 +30,12 @@ public final class ReadHoldsNeverExpireLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
+  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) throws Exception {
     return delegate.tryAcquire(key, owner, key.mode() == LockMode.READ ? FOREVER : leaseTime);
   }
 
   @Override
-  public boolean extend(LockKey key, String owner, Duration leaseTime) {
+  public boolean extend(LockKey key, String owner, Duration leaseTime) throws Exception {
     return delegate.extend(key, owner, key.mode() == LockMode.READ ? FOREVER : leaseTime);
   }
 }

@@ -23,7 +23,7 @@ public final class ReadersLookFreeLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public LockState read(LockKey key) {
+  public LockState read(LockKey key) throws Exception {
     LockState state = delegate.read(key);
     // The bug: a lock without an owner counts as free, though readers hold it.
     return state.owner() == null ? LockState.FREE : state;

@@ -25,7 +25,7 @@ public final class ReleaseIgnoresHoldCountLockStore extends ForwardingLockStore 
   }
 
   @Override
-  public ReleaseOutcome release(LockKey key, String owner) {
+  public ReleaseOutcome release(LockKey key, String owner) throws Exception {
     ReleaseOutcome outcome = delegate.release(key, owner);
     while (outcome == ReleaseOutcome.HOLD_DECREMENTED) {
       outcome = delegate.release(key, owner); // The bug: every hold goes at once.

@@ -27,7 +27,7 @@ public final class ReleaseIgnoresReplyLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public ReleaseOutcome release(LockKey key, String owner) {
+  public ReleaseOutcome release(LockKey key, String owner) throws Exception {
     ReleaseOutcome outcome = delegate.release(key, owner);
     // The bug: only "decremented" is told apart; "not held" reads as released.
     return outcome == ReleaseOutcome.HOLD_DECREMENTED

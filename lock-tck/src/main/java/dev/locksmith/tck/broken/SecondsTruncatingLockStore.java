@@ -33,12 +33,12 @@ public final class SecondsTruncatingLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
+  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) throws Exception {
     return delegate.tryAcquire(key, owner, wholeSeconds(leaseTime));
   }
 
   @Override
-  public boolean extend(LockKey key, String owner, Duration leaseTime) {
+  public boolean extend(LockKey key, String owner, Duration leaseTime) throws Exception {
     return delegate.extend(key, owner, wholeSeconds(leaseTime));
   }
 

@@ -1,7 +1,7 @@
 package dev.locksmith.tck.broken;
 
 import dev.locksmith.mem.MemLockSpace;
-import dev.locksmith.spi.LockKey;
+import dev.locksmith.spi.ReleasePush;
 import java.util.Optional;
 
 /**
@@ -26,8 +26,8 @@ public final class SilentPushLockStore extends ForwardingLockStore {
   }
 
   @Override
-  public Optional<AutoCloseable> onRelease(LockKey key, Runnable onRelease) {
+  public Optional<ReleasePush> releasePush() {
     // The bug: a subscription on a channel nobody publishes to.
-    return Optional.of(() -> {});
+    return Optional.of((key, onRelease) -> () -> {});
   }
 }

@@ -7,6 +7,7 @@ import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockMode;
 import dev.locksmith.spi.LockState;
 import dev.locksmith.spi.LockStore;
+import dev.locksmith.spi.ReadWriteHolds;
 import dev.locksmith.spi.ReleaseOutcome;
 import dev.locksmith.tck.broken.LockTable.HoldRow;
 import dev.locksmith.tck.broken.LockTable.LockRow;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -64,9 +66,8 @@ public class TableLockStore implements LockStore {
   }
 
   @Override
-  public Set<Capability> capabilities() {
-    Set<Capability> caps =
-        EnumSet.of(Capability.FENCING, Capability.REENTRANCY, Capability.READ_WRITE);
+  public Set<Capability> promises() {
+    Set<Capability> caps = EnumSet.of(Capability.FENCING, Capability.REENTRANCY);
     if (table.isDurable()) {
       caps.add(Capability.DURABLE_FENCING);
     }
@@ -147,7 +148,11 @@ public class TableLockStore implements LockStore {
   }
 
   @Override
-  public void withdraw(LockKey key, String owner) {
+  public Optional<ReadWriteHolds> readWrite() {
+    return Optional.of(this::withdraw);
+  }
+
+  private void withdraw(LockKey key, String owner) {
     checkOpen();
     if (key.mode() != LockMode.WRITE) {
       return;
