@@ -387,7 +387,7 @@ class EngineEdgesTest {
       "an acquire whose outcome is unknown is undone for its own fresh owner: in the background"
           + " if the store failed, at once if the caller was interrupted, never for a caller's"
           + " own owner id")
-  void unknownOutcomeIsUndone() throws InterruptedException {
+  void unknownOutcomeIsUndone() throws Exception {
     TimedStore store = store();
     EngineClient a = client(store, LockOptions.defaults());
     LockKey key = new LockKey("job", LockMode.EXCLUSIVE);

@@ -6,7 +6,6 @@ import dev.locksmith.cli.internal.StoreCatalog;
 import dev.locksmith.cli.internal.StoreReport;
 import dev.locksmith.cli.internal.StoreTarget;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -133,13 +132,13 @@ final class CompareCommand implements Callable<Integer> {
       System.out.println("starting " + e.name() + "...");
       StoreTarget target;
       try {
-        target = e.start().get();
+        target = e.start();
       } catch (RuntimeException ex) {
         System.err.println("could not start " + e.name() + ": " + ex.getMessage());
         return Locksmith.EXIT_STORE_UNAVAILABLE;
       }
       try (target) {
-        reports.add(comparison.run(target, crossProcess(target)));
+        reports.add(comparison.run(target, target.sharedAcrossProcesses()));
       }
     }
     for (String spec : uris) {
@@ -147,7 +146,7 @@ final class CompareCommand implements Callable<Integer> {
       boolean named = eq > 0 && !spec.substring(0, eq).contains(":");
       String name = named ? spec.substring(0, eq) : spec.substring(0, spec.indexOf(':'));
       String uri = named ? spec.substring(eq + 1) : spec;
-      try (StoreTarget target = new StoreTarget(name, uri, null, false, Duration.ofSeconds(2))) {
+      try (StoreTarget target = StoreTarget.live(name, uri)) {
         System.out.println("comparing live store " + name + "...");
         reports.add(comparison.run(target, true));
       }
@@ -172,10 +171,5 @@ final class CompareCommand implements Callable<Integer> {
     System.out.println("  and " + out.resolve("compare.html"));
     boolean broken = reports.stream().anyMatch(r -> !r.brokenPromises().isEmpty());
     return broken ? Locksmith.EXIT_PROMISE_FAILED : 0;
-  }
-
-  private static boolean crossProcess(StoreTarget target) {
-    // Stores that live inside this JVM cannot be reached from a child process.
-    return !(target.uri().startsWith("mem:") || target.uri().startsWith("jdbc:h2:mem:"));
   }
 }

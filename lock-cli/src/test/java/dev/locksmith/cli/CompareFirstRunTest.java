@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CompareFirstRunTest {
 
   private static final List<String> STORES =
-      List.of("mem", "h2", "zookeeper", "redis", "memcached");
+      List.of("h2", "mem", "memcached", "redis", "zookeeper");
 
   private int code;
   private String stdout;
@@ -99,8 +99,7 @@ class CompareFirstRunTest {
   void crashCellSaysHowTheHolderDied() {
     Map<String, String> crash = row("crashed holder");
     assertThat(crash.get("mem")).contains("inside this JVM");
-    assertThat(crash.get("h2")).contains("inside this JVM");
-    for (String separate : List.of("zookeeper", "redis", "memcached")) {
+    for (String separate : List.of("h2", "zookeeper", "redis", "memcached")) {
       assertThat(crash.get(separate)).as(separate).contains("separate JVM", "SIGKILL");
     }
   }

@@ -4,12 +4,6 @@ import dev.locksmith.memcached.internal.StoreKeys;
 import dev.locksmith.tck.OutsideActor;
 import dev.locksmith.tck.fixture.ServerHandle;
 import dev.locksmith.tck.fixture.ServerProcess;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 
 /**
  * A real memcached child process for these tests: the kit's fixture (real {@code SIGSTOP}, {@code
@@ -77,34 +71,6 @@ final class MemcachedServer extends ServerHandle {
   }
 
   private String command(String line) {
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress("127.0.0.1", port()), 10_000);
-      s.setSoTimeout(10_000);
-      OutputStream out = s.getOutputStream();
-      out.write((line + "\r\n").getBytes(StandardCharsets.US_ASCII));
-      out.flush();
-      InputStream in = s.getInputStream();
-      StringBuilder sb = new StringBuilder();
-      byte[] buf = new byte[8192];
-      while (true) {
-        int n = in.read(buf);
-        if (n < 0) {
-          break;
-        }
-        sb.append(new String(buf, 0, n, StandardCharsets.US_ASCII));
-        String text = sb.toString();
-        if (text.endsWith("END\r\n")
-            || text.startsWith("OK\r\n")
-            || text.startsWith("DELETED\r\n")
-            || text.startsWith("NOT_FOUND\r\n")
-            || text.startsWith("VERSION") && text.endsWith("\r\n")
-            || text.startsWith("ERROR")) {
-          break;
-        }
-      }
-      return sb.toString();
-    } catch (IOException e) {
-      throw new IllegalStateException("memcached on port " + port() + ": " + e, e);
-    }
+    return dev.locksmith.tck.fixture.MemcachedServer.command(process, line);
   }
 }

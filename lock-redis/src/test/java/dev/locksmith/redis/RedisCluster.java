@@ -1,8 +1,11 @@
 package dev.locksmith.redis;
 
 import dev.locksmith.tck.StoreFaults;
+import dev.locksmith.tck.fixture.RunningStore;
+import dev.locksmith.tck.fixture.StoreFixture;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -87,6 +90,37 @@ public final class RedisCluster implements StoreFaults, AutoCloseable {
   public String uri() {
     return "redis-cluster://"
         + masters.stream().map(RedisServer::address).collect(Collectors.joining(","));
+  }
+
+  /** A fixture that starts a cluster for each run; its faults act on the whole cluster. */
+  static StoreFixture fixture() {
+    return new StoreFixture() {
+      @Override
+      public String name() {
+        return "redis-cluster";
+      }
+
+      @Override
+      public RunningStore start() {
+        RedisCluster cluster = RedisCluster.start();
+        return new RunningStore() {
+          @Override
+          public String uri() {
+            return cluster.uri();
+          }
+
+          @Override
+          public Optional<StoreFaults> faults() {
+            return Optional.of(cluster);
+          }
+
+          @Override
+          public void close() {
+            cluster.close();
+          }
+        };
+      }
+    };
   }
 
   /** The masters. */

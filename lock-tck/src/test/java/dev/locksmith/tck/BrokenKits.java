@@ -56,6 +56,7 @@ import dev.locksmith.tck.broken.TinyRetryHintLockStore;
 import dev.locksmith.tck.broken.TruncatedNameLockStore;
 import dev.locksmith.tck.broken.UnownedDecrementLockStore;
 import dev.locksmith.tck.broken.WriterIgnoresReadersLockStore;
+import dev.locksmith.tck.fixture.MemFixture;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -149,7 +150,7 @@ final class BrokenKits {
 
     @Override
     protected final Optional<StoreFaults> faults() {
-      return Optional.of(new MemLockContractTest.MemStoreFaults(space()));
+      return Optional.of(MemFixture.faultsOf(space()));
     }
 
     @Override

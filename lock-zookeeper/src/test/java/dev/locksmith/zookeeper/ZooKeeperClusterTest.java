@@ -9,6 +9,7 @@ import dev.locksmith.LeaseLostException;
 import dev.locksmith.LeaseLostListener;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockException;
+import dev.locksmith.zookeeper.fixture.ZooKeeperServers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

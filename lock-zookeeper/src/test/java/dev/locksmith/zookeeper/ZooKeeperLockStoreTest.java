@@ -13,6 +13,7 @@ import dev.locksmith.LeaseLostListener;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.LockStoreException;
+import dev.locksmith.zookeeper.fixture.ZooKeeperServers;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

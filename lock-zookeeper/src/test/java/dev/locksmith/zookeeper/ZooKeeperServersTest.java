@@ -2,6 +2,7 @@ package dev.locksmith.zookeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.locksmith.zookeeper.fixture.ZooKeeperServers;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.curator.test.InstanceSpec;

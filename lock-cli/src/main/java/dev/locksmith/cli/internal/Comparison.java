@@ -64,8 +64,8 @@ public final class Comparison {
       }
       step(target, "store restarted", () -> restart(target, r), r);
     } else {
-      r.pause = "n/a (the store runs in this process)";
-      r.restart = "n/a (the store runs in this process)";
+      r.pause = "n/a (" + target.whyNoControl() + ")";
+      r.restart = "n/a (" + target.whyNoControl() + ")";
     }
     return r;
   }

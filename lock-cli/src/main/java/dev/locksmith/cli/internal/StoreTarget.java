@@ -3,6 +3,7 @@ package dev.locksmith.cli.internal;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.tck.StoreFaults;
+import dev.locksmith.tck.fixture.RunningStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,46 +17,46 @@ public final class StoreTarget implements AutoCloseable {
 
   private final String name;
   private final String uri;
+  private final @Nullable RunningStore running;
   private final @Nullable StoreFaults control;
-  private final boolean canPause;
-  private final Duration shortLease;
+  private final String whyNoControl;
   private final List<AutoCloseable> resources = new ArrayList<>();
-  private Duration reconnectSettle = Duration.ZERO;
 
-  /**
-   * A target called {@code name} at {@code uri}; {@code control} is null when the store cannot be
-   * broken on purpose (a live deployment, an in-process database), and {@code canPause} false when
-   * it can be stopped and restarted but not frozen (a server inside this JVM).
-   */
-  public StoreTarget(
+  private StoreTarget(
       String name,
       String uri,
+      @Nullable RunningStore running,
       @Nullable StoreFaults control,
-      boolean canPause,
-      Duration shortLease) {
+      String whyNoControl) {
     this.name = name;
     this.uri = uri;
+    this.running = running;
     this.control = control;
-    this.canPause = control != null && canPause;
-    this.shortLease = shortLease;
+    this.whyNoControl = whyNoControl;
   }
 
-  /**
-   * Sets how long after the store comes back from a restart its clients must stay open, because
-   * their driver still has reconnect work pending that a shutdown would cut off. Lettuce is such a
-   * driver: every refused reconnect attempt during the outage leaves a handshake timer
-   * (lock-redis's handshake timeout, 1 s) behind, and a client shut down before those timers fire
-   * lets them run against its terminated event loop, which Netty reports as an ERROR with a stack
-   * trace per attempt.
-   */
-  public StoreTarget reconnectSettle(Duration settle) {
-    this.reconnectSettle = settle;
-    return this;
+  /** A store its fixture started; the target stops it when closed. */
+  public static StoreTarget of(String name, RunningStore running) {
+    StoreTarget t =
+        new StoreTarget(
+            name,
+            running.uri(),
+            running,
+            running.faults().orElse(null),
+            "its fixture cannot stop it");
+    t.resources.add(running);
+    return t;
   }
 
-  /** How long clients stay open after a restart (zero for most stores). */
+  /** A live store given by URI: compared, never broken on purpose. */
+  public static StoreTarget live(String name, String uri) {
+    return new StoreTarget(
+        name, uri, null, null, "a live store given by --uri is never broken on purpose");
+  }
+
+  /** How long clients stay open after a restart (see {@link RunningStore#reconnectSettle()}). */
   public Duration reconnectSettle() {
-    return reconnectSettle;
+    return running == null ? Duration.ZERO : running.reconnectSettle();
   }
 
   /** Registers something to close with the target (a server, a temporary directory). */
@@ -72,23 +73,37 @@ public final class StoreTarget implements AutoCloseable {
     return uri;
   }
 
+  /** How to pause, kill and restart the store; null when it is not to be broken. */
   public @Nullable StoreFaults control() {
     return control;
   }
 
-  /** Whether {@link #control()} can pause the store (not only kill and restart it). */
-  public boolean canPause() {
-    return canPause;
+  /** Why there is no {@link #control()}, for the report. */
+  public String whyNoControl() {
+    return whyNoControl;
   }
 
-  /** The shortest lease the scenarios use on this store (memcached counts whole seconds). */
+  /** Whether {@link #control()} can pause the store (not only kill and restart it). */
+  public boolean canPause() {
+    return control != null && running != null && running.pauseFreezes();
+  }
+
+  /** Whether a child process can open the store by its URI and share its locks. */
+  public boolean sharedAcrossProcesses() {
+    return running == null || running.sharedAcrossProcesses();
+  }
+
+  /**
+   * The shortest lease the scenarios use on this store: its fixture's (memcached counts whole
+   * seconds), 2 s on a live store.
+   */
   public Duration shortLease() {
-    return shortLease;
+    return running == null ? Duration.ofSeconds(2) : running.shortLease();
   }
 
   /** A new client: a separate connection, standing for a separate process. */
   public LockClient open(LockOptions options) {
-    return LockClient.open(uri, options);
+    return running == null ? LockClient.open(uri, options) : running.open(options);
   }
 
   @Override

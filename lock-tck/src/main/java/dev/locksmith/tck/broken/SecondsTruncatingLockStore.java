@@ -7,16 +7,17 @@ import dev.locksmith.spi.StoreTiming;
 import java.time.Duration;
 
 /**
- * BROKEN ON PURPOSE: a whole-second store that rounds leases <em>down</em> to its unit: a 2.5 s
- * lease is held for 2 s.
+ * BROKEN ON PURPOSE: a whole-second store that declares millisecond granularity and rounds leases
+ * <em>down</em> to its unit: a 1.5 s lease is held for 1 s.
  *
  * <p>It mirrors memcached and {@code EXPIRE} code that turns a lease into an expiry with {@code
  * (int) lease.getSeconds()} or {@code TimeUnit.MILLISECONDS.toSeconds(ms)}: truncation, where the
- * unit demands rounding up. It declares its timing honestly (1 s minimum, 1 s granularity), so the
- * kit's timing lease is half a unit off a whole second.
+ * unit demands rounding up. A store that declares its whole-second granularity is safe from this,
+ * since the engine rounds every lease up to the declared unit before calling it; this one leaves
+ * the declaration at the default, so leases arrive with fractions.
  *
  * <p>The kit must fail it on "held at least 90% of the lease" for a fresh hold (3.7) and for a
- * renewed one (3.8); every other rule uses whole-second leases, which truncation leaves intact.
+ * renewed one (3.8).
  */
 public final class SecondsTruncatingLockStore extends ForwardingLockStore {
 
@@ -29,7 +30,9 @@ public final class SecondsTruncatingLockStore extends ForwardingLockStore {
 
   @Override
   public StoreTiming timing() {
-    return new StoreTiming(SECOND, SECOND);
+    // The first half of the bug: the server counts whole seconds, the store declares milliseconds,
+    // so the engine sends leases with a fraction of a second.
+    return new StoreTiming(SECOND, Duration.ofMillis(1));
   }
 
   @Override
@@ -42,7 +45,7 @@ public final class SecondsTruncatingLockStore extends ForwardingLockStore {
     return delegate.extend(key, owner, wholeSeconds(leaseTime));
   }
 
-  // The bug: getSeconds() drops the fraction; the store's unit needs it rounded up.
+  // The second half: getSeconds() drops the fraction.
   private static Duration wholeSeconds(Duration leaseTime) {
     return Duration.ofSeconds(leaseTime.getSeconds());
   }
