@@ -12,7 +12,8 @@ public interface ReleasePush {
 
   /**
    * Runs {@code onRelease} (on any thread, possibly more than once) when {@code key} may have been
-   * released, until the returned handle is closed.
+   * released, until the returned handle is closed. Returns only once the subscription is live: the
+   * engine asks the store again right after it, and a release in between must not be missed.
    */
   AutoCloseable onRelease(LockKey key, Runnable onRelease) throws Exception;
 }

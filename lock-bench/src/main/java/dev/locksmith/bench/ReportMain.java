@@ -18,7 +18,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Writes {@code docs/benchmarks.md} from one run's result files: JMH's JSON ({@code jmh*.json}),
@@ -245,6 +247,25 @@ public final class ReportMain {
   }
 
   /**
+   * The stores of the results: the built-in ones first, then any other store that {@code
+   * scripts/bench} found through its fixture, by name.
+   */
+  static List<String> storesOf(Map<String, Map<String, Throughput>> jmh) {
+    Set<String> extra = new TreeSet<>();
+    for (Map<String, Throughput> byTarget : jmh.values()) {
+      for (String target : byTarget.keySet()) {
+        String store = target.substring(0, Math.max(0, target.indexOf('/')));
+        if (!store.isEmpty() && !STORES.contains(store)) {
+          extra.add(store);
+        }
+      }
+    }
+    List<String> stores = new ArrayList<>(STORES);
+    stores.addAll(extra);
+    return stores;
+  }
+
+  /**
    * The goal rows of several consecutive runs: each goal's measurement in every run (the median
    * and, for a ratio, its spread across runs), MET only if it was met in all of them.
    */
@@ -376,7 +397,7 @@ public final class ReportMain {
         "| target | 1 thread ops/s | ratio to Locksmith | 16 threads ops/s | ratio to Locksmith |"
             + " alloc B/op (1 thread) | alloc B/op (16 threads) |\n");
     md.append("|---|---|---|---|---|---|---|\n");
-    for (String store : STORES) {
+    for (String store : storesOf(jmh)) {
       for (String target : targetsOf(jmh, store)) {
         md.append("| ").append(target).append(" | ");
         for (String method : List.of("oneThread", "sixteenThreads")) {

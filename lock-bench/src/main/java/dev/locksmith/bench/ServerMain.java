@@ -1,5 +1,8 @@
 package dev.locksmith.bench;
 
+import dev.locksmith.bench.internal.Targets;
+import dev.locksmith.tck.fixture.RunningStore;
+import dev.locksmith.tck.fixture.StoreFixture;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.Closeable;
 import java.io.IOException;
@@ -19,10 +22,33 @@ public final class ServerMain {
 
   private ServerMain() {}
 
-  /** Starts the server named by {@code args[0]} on port {@code args[1]}. */
+  /**
+   * Starts the server named by {@code args[0]} on port {@code args[1]}; or, with {@code fixture
+   * NAME}, the store of that {@link StoreFixture} on a port of its choosing (it prints {@code READY
+   * URI}); or, with {@code extra-fixtures}, lists the fixtures on the class path that have no
+   * targets of their own here, one name a line.
+   */
   public static void main(String[] args) throws Exception {
+    if (args.length == 1 && args[0].equals("extra-fixtures")) {
+      for (StoreFixture f : StoreFixture.all()) {
+        if (!Targets.BUILT_IN_STORES.contains(f.name())) {
+          System.out.println(
+              f.name() + f.unavailableBecause().map(why -> " unavailable: " + why).orElse(""));
+        }
+      }
+      return;
+    }
+    if (args.length == 2 && args[0].equals("fixture")) {
+      RunningStore store = StoreFixture.named(args[1]).start();
+      Runtime.getRuntime().addShutdownHook(new Thread(store::close));
+      System.out.println("READY " + store.uri());
+      System.out.flush();
+      awaitParent();
+      return;
+    }
     if (args.length != 2 || !(args[0].equals("zookeeper") || args[0].equals("postgres"))) {
-      System.err.println("usage: ServerMain zookeeper|postgres PORT");
+      System.err.println(
+          "usage: ServerMain zookeeper|postgres PORT | fixture NAME | extra-fixtures");
       System.exit(2);
     }
     int port;
@@ -55,7 +81,11 @@ public final class ServerMain {
                 }));
     System.out.println("READY " + port);
     System.out.flush();
-    // Exit with the script that started us, even if it died without stopping us (SIGKILL).
+    awaitParent();
+  }
+
+  /** Exits with the script that started us, even if it died without stopping us (SIGKILL). */
+  private static void awaitParent() throws InterruptedException {
     ProcessHandle parent = ProcessHandle.current().parent().orElse(null);
     while (parent == null || parent.isAlive()) {
       Thread.sleep(1000);

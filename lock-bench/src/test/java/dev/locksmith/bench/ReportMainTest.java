@@ -57,6 +57,23 @@ class ReportMainTest {
   }
 
   @Test
+  @DisplayName(
+      "a store found through its fixture (no targets of its own) gets its row in the throughput"
+          + " table, after the built-in stores")
+  void fixtureStoreHasItsRow() throws IOException {
+    Files.writeString(
+        results.resolve("jmh.json"),
+        "["
+            + jmhRun("oneThread", "redis/locksmith", 900, 1000, 1100)
+            + ","
+            + jmhRun("oneThread", "etcd/locksmith", 400, 500, 600)
+            + "]");
+    String md = ReportMain.render(results, "quick");
+    assertThat(md).contains("| etcd/locksmith | 500");
+    assertThat(md.indexOf("| etcd/locksmith")).isGreaterThan(md.indexOf("| redis/locksmith"));
+  }
+
+  @Test
   @DisplayName("a measurement that is missing shows as NOT RUN instead of disappearing")
   void missingIsNotRun() throws IOException {
     String md = ReportMain.render(results, "quick");

@@ -3,6 +3,7 @@ package dev.locksmith.bench.internal;
 import dev.locksmith.bench.LockTarget;
 import dev.locksmith.bench.Servers;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Opens a {@link LockTarget} by id: {@code store/impl}, where store is {@code redis}, {@code
@@ -34,6 +35,14 @@ public final class Targets {
           "postgres/spring",
           "postgres/shedlock");
 
+  /**
+   * The stores with targets of their own here (and their fixtures' names). Any other store found
+   * through its fixture is benchmarked as {@code NAME/locksmith} on the URI {@code scripts/bench}
+   * passes in {@code bench.uri.NAME}.
+   */
+  public static final Set<String> BUILT_IN_STORES =
+      Set.of("redis", "memcached", "zookeeper", "h2", "postgres", "postgresql", "mem", "mariadb");
+
   private Targets() {}
 
   /** The Locksmith URI of {@code store}'s benchmark server. */
@@ -62,11 +71,21 @@ public final class Targets {
    */
   public static LockTarget open(String id) throws Exception {
     int slash = id.indexOf('/');
-    if (slash < 0 || !ALL.contains(id)) {
-      throw new IllegalArgumentException("unknown target '" + id + "'; known: " + ALL);
-    }
-    String store = id.substring(0, slash);
+    String store = slash < 0 ? id : id.substring(0, slash);
     String impl = id.substring(slash + 1);
+    String fixtureUri = System.getProperty("bench.uri." + store);
+    if (impl.equals("locksmith") && !BUILT_IN_STORES.contains(store) && fixtureUri != null) {
+      return new LocksmithTarget(id, fixtureUri);
+    }
+    if (slash < 0 || !ALL.contains(id)) {
+      throw new IllegalArgumentException(
+          "unknown target '"
+              + id
+              + "'; known: "
+              + ALL
+              + ", and NAME/locksmith for a store whose fixture scripts/bench started"
+              + " (bench.uri.NAME)");
+    }
     if (impl.equals("locksmith")) {
       return new LocksmithTarget(id, locksmithUri(store));
     }
