@@ -133,6 +133,13 @@ final class EtcdServer extends ServerHandle {
     return new EtcdKv(new EtcdGateway(List.of(address()), false, Duration.ofSeconds(10)));
   }
 
+  /** Whether this member is its cluster's Raft leader ({@code /v3/maintenance/status}). */
+  boolean isLeader() {
+    com.fasterxml.jackson.databind.JsonNode status =
+        kv().gateway().call("/v3/maintenance/status", EtcdGateway.object(), EtcdGateway.Retry.SAFE);
+    return status.path("leader").asText().equals(status.path("header").path("member_id").asText());
+  }
+
   /** An operator deleting a lock's key under the default key prefix with its own etcd client. */
   OutsideActor outsideActor() {
     EtcdKv kv = kv();
