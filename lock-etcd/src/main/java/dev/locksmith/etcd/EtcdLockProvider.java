@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Opens {@link EtcdLockStore}s for {@code etcd://host[:port][,host[:port]]…[?options]}, and {@code
@@ -52,6 +53,7 @@ public final class EtcdLockProvider implements LockProvider {
   @Override
   public LockStore open(LockUri uri, LockOptions options) {
     List<String> members = members(uri);
+    EtcdGateway.Credentials credentials = credentials(uri);
     Duration timeout =
         uri.durationOption(
             OPERATION_TIMEOUT,
@@ -60,7 +62,8 @@ public final class EtcdLockProvider implements LockProvider {
             MAX_OPERATION_TIMEOUT);
     String prefix = options.keyPrefix().orElse(EtcdLockStore.DEFAULT_KEY_PREFIX);
     String description = uri.scheme() + "://" + String.join(",", members);
-    EtcdGateway gateway = new EtcdGateway(members, uri.scheme().equals("etcds"), timeout);
+    EtcdGateway gateway =
+        new EtcdGateway(members, uri.scheme().equals("etcds"), timeout, credentials);
     try {
       return EtcdLockStore.connect(gateway, prefix, description);
     } catch (RuntimeException e) {
@@ -72,7 +75,7 @@ public final class EtcdLockProvider implements LockProvider {
   /**
    * The members of {@code uri} as {@code host:port}, checked without network traffic.
    *
-   * @throws IllegalArgumentException naming the problem: no host, a bad port, a path, user info
+   * @throws IllegalArgumentException naming the problem: no host, a bad port, a path
    */
   static List<String> members(LockUri uri) {
     LockUri.Authority authority = uri.authority(DEFAULT_PORT);
@@ -84,16 +87,31 @@ public final class EtcdLockProvider implements LockProvider {
               + "' has a path or fragment; etcd has no databases, write"
               + " etcd://host:2379[,host2:2379] and use the keyPrefix option to separate apps");
     }
-    if (authority.user() != null || authority.password() != null) {
-      throw new IllegalArgumentException(
-          "lock URI '"
-              + uri
-              + "' has user info; etcd authentication is not supported by this store yet");
-    }
     List<String> out = new ArrayList<>();
     for (LockUri.Server server : authority.servers()) {
       out.add(server.toString());
     }
     return out;
+  }
+
+  /**
+   * The user and password of {@code uri}, or null if it names none.
+   *
+   * @throws IllegalArgumentException if it names a user without a password or the other way round
+   */
+  static EtcdGateway.@Nullable Credentials credentials(LockUri uri) {
+    LockUri.Authority authority = uri.authority(DEFAULT_PORT);
+    String user = authority.user();
+    String password = authority.password();
+    if (user == null && password == null) {
+      return null;
+    }
+    if (user == null || password == null || password.isEmpty()) {
+      throw new IllegalArgumentException(
+          "lock URI '"
+              + uri
+              + "' must give both an etcd user and its password (etcd://user:password@host)");
+    }
+    return new EtcdGateway.Credentials(user, password);
   }
 }

@@ -89,6 +89,7 @@ public final class EtcdLockStore implements LockStore {
     EtcdKv etcd = new EtcdKv(gateway);
     long[] probe;
     try {
+      gateway.authenticate();
       probe = etcd.grant(1);
     } catch (LockStoreException e) {
       throw new LockStoreException(

@@ -103,7 +103,9 @@ class EtcdLockProviderTest {
         "etcd://etcd1:0",
         "etcd://etcd1:70000",
         "etcd://etcd1:abc",
-        "etcd://user:pw@etcd1",
+        "etcd://user@etcd1",
+        "etcd://user:@etcd1",
+        "etcd://:pw@etcd1",
         "etcd://etcd1/prefix",
         "etcd://etcd1,etcd1",
         "etcd://etcd1,",
@@ -120,9 +122,9 @@ class EtcdLockProviderTest {
   @Test
   @DisplayName("a password in the URI never shows in the error message")
   void passwordRedacted() {
-    assertThatThrownBy(() -> LockClient.open("etcd://user:s3cret@etcd1").close())
+    assertThatThrownBy(() -> LockClient.open("etcd://user:s3cret@etcd1/x").close())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("authentication")
+        .hasMessageContaining("lock URI")
         .hasMessageNotContaining("s3cret");
   }
 

@@ -40,13 +40,13 @@ final class EtcdServer extends ServerHandle {
     this.dataDir = dataDir;
   }
 
-  /** One member, its own cluster. */
-  static EtcdServer start() {
-    return cluster(1).get(0);
+  /** One member, its own cluster, with {@code extraArgs} for etcd. */
+  static EtcdServer start(String... extraArgs) {
+    return cluster(1, extraArgs).get(0);
   }
 
   /** {@code size} members of one cluster, started together (each needs the others' votes). */
-  static List<EtcdServer> cluster(int size) {
+  static List<EtcdServer> cluster(int size, String... extraArgs) {
     String binary = ServerProcess.requireBinary("etcd", "apt-get install etcd-server");
     int[] clientPorts = new int[size];
     int[] peerPorts = new int[size];
@@ -70,32 +70,35 @@ final class EtcdServer extends ServerHandle {
       String peer = "http://127.0.0.1:" + peerPorts[i];
       String client = "http://127.0.0.1:" + clientPorts[i];
       List<String> command =
-          List.of(
-              binary,
-              "--name",
-              "m" + member,
-              "--data-dir",
-              dataDir.toString(),
-              "--listen-client-urls",
-              client,
-              "--advertise-client-urls",
-              client,
-              "--listen-peer-urls",
-              peer,
-              "--initial-advertise-peer-urls",
-              peer,
-              "--initial-cluster",
-              initialCluster,
-              "--initial-cluster-token",
-              token,
-              // A single member elects itself at once; a cluster must not re-elect on every hiccup
-              // of a loaded 2-core machine. etcd's shortest lease is 1.5 election timeouts.
-              "--heartbeat-interval",
-              size == 1 ? "50" : "100",
-              "--election-timeout",
-              size == 1 ? "500" : "1000",
-              "--log-level",
-              "warn");
+          new ArrayList<>(
+              List.of(
+                  binary,
+                  "--name",
+                  "m" + member,
+                  "--data-dir",
+                  dataDir.toString(),
+                  "--listen-client-urls",
+                  client,
+                  "--advertise-client-urls",
+                  client,
+                  "--listen-peer-urls",
+                  peer,
+                  "--initial-advertise-peer-urls",
+                  peer,
+                  "--initial-cluster",
+                  initialCluster,
+                  "--initial-cluster-token",
+                  token,
+                  // A single member elects itself at once; a cluster must not re-elect on every
+                  // hiccup
+                  // of a loaded 2-core machine. etcd's shortest lease is 1.5 election timeouts.
+                  "--heartbeat-interval",
+                  size == 1 ? "50" : "100",
+                  "--election-timeout",
+                  size == 1 ? "500" : "1000",
+                  "--log-level",
+                  "warn"));
+      command.addAll(List.of(extraArgs));
       starting.add(
           CompletableFuture.supplyAsync(
               () ->
@@ -130,7 +133,7 @@ final class EtcdServer extends ServerHandle {
 
   /** Calls to this member, for what the tests do behind the lock clients' backs. */
   EtcdKv kv() {
-    return new EtcdKv(new EtcdGateway(List.of(address()), false, Duration.ofSeconds(10)));
+    return new EtcdKv(new EtcdGateway(List.of(address()), false, Duration.ofSeconds(10), null));
   }
 
   /** Whether this member is its cluster's Raft leader ({@code /v3/maintenance/status}). */

@@ -46,6 +46,7 @@ public final class EtcdGateway implements AutoCloseable {
     ONCE
   }
 
+  private static final String AUTHENTICATE = "/v3/auth/authenticate";
   private static final Logger log = LoggerFactory.getLogger(EtcdGateway.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Base64.Encoder B64 = Base64.getEncoder();
@@ -54,14 +55,32 @@ public final class EtcdGateway implements AutoCloseable {
   private final HttpClient http;
   private final Duration timeout;
   private final AtomicInteger preferred = new AtomicInteger();
+  private final @Nullable Credentials credentials;
+  private volatile @Nullable String token;
+
+  /**
+   * An etcd user and password, for clusters with authentication on.
+   *
+   * @param user the etcd user
+   * @param password its password
+   */
+  public record Credentials(String user, String password) {
+    /** Hides the password. */
+    @Override
+    public String toString() {
+      return "Credentials{user=" + user + ", password=***}";
+    }
+  }
 
   /**
    * A gateway to {@code members} ({@code host:port}, IPv6 in brackets).
    *
    * @param tls whether to speak HTTPS (with the JVM's default trust store)
    * @param timeout how long one request to one member may take
+   * @param credentials the user to authenticate as, or null for a cluster without authentication
    */
-  public EtcdGateway(List<String> members, boolean tls, Duration timeout) {
+  public EtcdGateway(
+      List<String> members, boolean tls, Duration timeout, @Nullable Credentials credentials) {
     if (members.isEmpty()) {
       throw new IllegalArgumentException("no etcd members");
     }
@@ -71,6 +90,7 @@ public final class EtcdGateway implements AutoCloseable {
     }
     this.members = List.copyOf(uris);
     this.timeout = timeout;
+    this.credentials = credentials;
     // HTTP/1.1: the gateway's streams (watch) are plain chunked responses; h2c upgrade buys
     // nothing.
     this.http =
@@ -112,11 +132,45 @@ public final class EtcdGateway implements AutoCloseable {
   }
 
   /**
+   * Gets an auth token for the credentials, if there are any; later calls carry it, and a call
+   * whose token etcd no longer knows (it expired) gets a new one and is sent again.
+   *
+   * @throws LockStoreException naming the user if etcd refuses the credentials
+   */
+  public void authenticate() {
+    Credentials c = credentials;
+    if (c == null) {
+      return;
+    }
+    ObjectNode body = object();
+    body.put("name", c.user()).put("password", c.password());
+    try {
+      token = send(AUTHENTICATE, body, Retry.SAFE).path("token").asText(null);
+    } catch (EtcdException e) {
+      throw new LockStoreException(
+          "etcd refused the credentials of user '" + c.user() + "': " + e.etcdMessage(), e);
+    }
+  }
+
+  /**
    * Posts {@code body} to {@code path} ({@code /v3/kv/range}) and returns etcd's answer.
    *
    * @throws LockStoreException if no member answered with success; the message says why
    */
   public JsonNode call(String path, ObjectNode body, Retry retry) {
+    try {
+      return send(path, body, retry);
+    } catch (EtcdException e) {
+      // etcd checks the token before it applies anything, so sending again is safe for writes too.
+      if (credentials == null || !e.etcdMessage().contains("invalid auth token")) {
+        throw e;
+      }
+      authenticate();
+      return send(path, body, retry);
+    }
+  }
+
+  private JsonNode send(String path, ObjectNode body, Retry retry) {
     byte[] bytes = json(body);
     int n = members.size();
     int first = Math.floorMod(preferred.get(), n);
@@ -182,6 +236,10 @@ public final class EtcdGateway implements AutoCloseable {
           continue;
         }
       }
+      if (why.contains("user name is empty")) {
+        failures.add(
+            "the cluster has authentication on: give a user in the URI, etcd://user:password@host");
+      }
       throw new EtcdException(
           "etcd " + path + " failed: " + String.join("; ", failures),
           response.statusCode(),
@@ -207,12 +265,19 @@ public final class EtcdGateway implements AutoCloseable {
             });
   }
 
-  HttpRequest request(URI member, String path, byte[] body) {
-    return HttpRequest.newBuilder(member.resolve(path))
-        .timeout(timeout)
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-        .build();
+  private HttpRequest request(URI member, String path, byte[] body) {
+    return requestBuilder(member, path, body).timeout(timeout).build();
+  }
+
+  /** A request without a timeout yet (streams have none), with the auth token if there is one. */
+  HttpRequest.Builder requestBuilder(URI member, String path, byte[] body) {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(member.resolve(path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    String t = token;
+    // Logging in goes without the old token: etcd refuses a request whose token expired.
+    return t == null || path.equals(AUTHENTICATE) ? b : b.header("Authorization", t);
   }
 
   /** Makes {@code index} the last choice, if it is still the first. */

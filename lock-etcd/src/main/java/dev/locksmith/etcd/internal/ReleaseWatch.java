@@ -47,10 +47,7 @@ public final class ReleaseWatch implements AutoCloseable {
     URI member = gateway.streamMember();
     // No request timeout: the response is a stream that lasts as long as the watch.
     HttpRequest request =
-        HttpRequest.newBuilder(member.resolve("/v3/watch"))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(EtcdGateway.json(body)))
-            .build();
+        gateway.requestBuilder(member, "/v3/watch", EtcdGateway.json(body)).build();
     Lines lines = new Lines(onDelete);
     CompletableFuture<HttpResponse<Void>> exchange =
         gateway.http().sendAsync(request, HttpResponse.BodyHandlers.fromLineSubscriber(lines));
