@@ -195,7 +195,12 @@ public final class EtcdLockStore implements LockStore {
     if (held.lease() == 0) {
       return null;
     }
-    long left = etcd.timeToLive(held.lease());
+    long left;
+    try {
+      left = etcd.timeToLive(held.lease());
+    } catch (LockStoreException e) {
+      return null; // The lock was found busy; only the hint is missing.
+    }
     return left < 0 ? null : Duration.ofSeconds(Math.min(left + 1, record.ttl()));
   }
 
@@ -206,10 +211,10 @@ public final class EtcdLockStore implements LockStore {
     byte[] k = lockKey(key.name());
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       KeyValue held = etcd.get(k);
-      if (held == null || !decode(held, key).owner().equals(owner)) {
+      HoldRecord record = held == null ? null : decode(held, key);
+      if (record == null || !record.owner().equals(owner)) {
         return false;
       }
-      HoldRecord record = decode(held, key);
       if (record.ttl() == ttl && held.lease() != 0) {
         // Same lease time: a keep-alive restarts the lease at its TTL without a Raft write. The
         // key must still be on that lease afterwards (an outside delete leaves the lease alive).
