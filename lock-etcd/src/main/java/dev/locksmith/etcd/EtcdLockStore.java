@@ -2,7 +2,6 @@ package dev.locksmith.etcd;
 
 import dev.locksmith.Capability;
 import dev.locksmith.LockStoreException;
-import dev.locksmith.UnsupportedCapabilityException;
 import dev.locksmith.etcd.internal.EtcdGateway;
 import dev.locksmith.etcd.internal.EtcdKv;
 import dev.locksmith.etcd.internal.EtcdKv.Txn;
@@ -12,15 +11,13 @@ import dev.locksmith.etcd.internal.KeyValue;
 import dev.locksmith.etcd.internal.ReleaseWatch;
 import dev.locksmith.spi.Acquisition;
 import dev.locksmith.spi.LockKey;
-import dev.locksmith.spi.LockMode;
 import dev.locksmith.spi.LockState;
 import dev.locksmith.spi.LockStore;
 import dev.locksmith.spi.ReleaseOutcome;
+import dev.locksmith.spi.ReleasePush;
 import dev.locksmith.spi.StoreTiming;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.EnumSet;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -58,13 +55,8 @@ public final class EtcdLockStore implements LockStore {
   /** Bound on optimistic retries of one operation; each retry means someone else wrote first. */
   private static final int MAX_ATTEMPTS = 100;
 
-  private static final Set<Capability> CAPABILITIES =
-      Set.copyOf(
-          EnumSet.of(
-              Capability.FENCING,
-              Capability.DURABLE_FENCING,
-              Capability.REENTRANCY,
-              Capability.WAKE_ON_RELEASE));
+  private static final Set<Capability> PROMISES =
+      Set.of(Capability.FENCING, Capability.DURABLE_FENCING, Capability.REENTRANCY);
 
   private final EtcdKv etcd;
   private final String keyPrefix;
@@ -131,8 +123,8 @@ public final class EtcdLockStore implements LockStore {
   }
 
   @Override
-  public Set<Capability> capabilities() {
-    return CAPABILITIES;
+  public Set<Capability> promises() {
+    return PROMISES;
   }
 
   /** Whole-second leases (etcd TTLs), no shorter than the server's minimum TTL. */
@@ -143,7 +135,6 @@ public final class EtcdLockStore implements LockStore {
 
   @Override
   public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
-    requireExclusive(key);
     long ttl = ttlSeconds(leaseTime);
     byte[] k = lockKey(key.name());
     long lease = etcd.grant(ttl)[0];
@@ -206,7 +197,6 @@ public final class EtcdLockStore implements LockStore {
 
   @Override
   public boolean extend(LockKey key, String owner, Duration leaseTime) {
-    requireExclusive(key);
     long ttl = ttlSeconds(leaseTime);
     byte[] k = lockKey(key.name());
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -255,7 +245,6 @@ public final class EtcdLockStore implements LockStore {
 
   @Override
   public ReleaseOutcome release(LockKey key, String owner) {
-    requireExclusive(key);
     byte[] k = lockKey(key.name());
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       KeyValue held = etcd.get(k);
@@ -282,7 +271,6 @@ public final class EtcdLockStore implements LockStore {
 
   @Override
   public LockState read(LockKey key) {
-    requireExclusive(key);
     KeyValue held = etcd.get(lockKey(key.name()));
     if (held == null) {
       return LockState.FREE;
@@ -296,11 +284,11 @@ public final class EtcdLockStore implements LockStore {
     return new LockState(true, record.owner(), record.holds(), remaining);
   }
 
-  /** Runs {@code onRelease} whenever the lock's key is deleted (released or expired). */
+  /** Runs a waiter's callback whenever the lock's key is deleted (released or expired). */
   @Override
-  public Optional<AutoCloseable> onRelease(LockKey key, Runnable onRelease) {
-    requireExclusive(key);
-    return Optional.of(ReleaseWatch.open(etcd.gateway(), lockKey(key.name()), onRelease));
+  public Optional<ReleasePush> releasePush() {
+    return Optional.of(
+        (key, onRelease) -> ReleaseWatch.open(etcd.gateway(), lockKey(key.name()), onRelease));
   }
 
   /** Closes the HTTP client. Holds stay until their leases run out, as with a crashed client. */
@@ -335,13 +323,5 @@ public final class EtcdLockStore implements LockStore {
             + " did not settle after "
             + MAX_ATTEMPTS
             + " attempts: its key kept changing under concurrent writes");
-  }
-
-  private void requireExclusive(LockKey key) {
-    Objects.requireNonNull(key, "key must not be null");
-    if (key.mode() != LockMode.EXCLUSIVE) {
-      throw new UnsupportedCapabilityException(
-          Capability.READ_WRITE, description, "the etcd store offers exclusive locks only");
-    }
   }
 }

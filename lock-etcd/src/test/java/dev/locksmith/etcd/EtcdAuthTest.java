@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.locksmith.Lease;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockStoreException;
+import dev.locksmith.etcd.fixture.EtcdServer;
 import dev.locksmith.etcd.internal.EtcdGateway;
 import dev.locksmith.etcd.internal.EtcdGateway.Retry;
 import java.nio.charset.StandardCharsets;

@@ -6,6 +6,7 @@ import dev.locksmith.Lease;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockException;
 import dev.locksmith.LockOptions;
+import dev.locksmith.etcd.fixture.EtcdServer;
 import dev.locksmith.spi.LockUri;
 import dev.locksmith.tck.HistoryChecker;
 import dev.locksmith.tck.LockHistory;

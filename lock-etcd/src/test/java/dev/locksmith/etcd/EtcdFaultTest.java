@@ -9,6 +9,7 @@ import dev.locksmith.LeaseLostException;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.LockStoreException;
+import dev.locksmith.etcd.fixture.EtcdServer;
 import dev.locksmith.etcd.internal.EtcdKv.Txn;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -9,6 +9,7 @@ import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.LockStoreException;
 import dev.locksmith.UnsupportedCapabilityException;
+import dev.locksmith.etcd.fixture.EtcdServer;
 import dev.locksmith.etcd.internal.HoldRecord;
 import dev.locksmith.etcd.internal.KeyValue;
 import dev.locksmith.spi.LockUri;
