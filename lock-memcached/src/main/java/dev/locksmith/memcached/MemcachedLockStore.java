@@ -3,35 +3,28 @@ package dev.locksmith.memcached;
 import dev.locksmith.Capability;
 import dev.locksmith.LockStoreException;
 import dev.locksmith.UnsupportedCapabilityException;
+import dev.locksmith.memcached.internal.FencingCounter;
+import dev.locksmith.memcached.internal.ItemClient;
+import dev.locksmith.memcached.internal.ItemClient.PendingAdd;
+import dev.locksmith.memcached.internal.ItemClient.PendingIncr;
 import dev.locksmith.memcached.internal.LockRecord;
 import dev.locksmith.memcached.internal.StoreKeys;
-import dev.locksmith.memcached.internal.TextTranscoder;
 import dev.locksmith.spi.Acquisition;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockMode;
 import dev.locksmith.spi.LockState;
 import dev.locksmith.spi.LockStore;
 import dev.locksmith.spi.ReleaseOutcome;
+import dev.locksmith.spi.StoreFailure;
 import dev.locksmith.spi.StoreTiming;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Supplier;
 import net.spy.memcached.CASValue;
 import net.spy.memcached.MemcachedClient;
-import net.spy.memcached.MemcachedNode;
-import net.spy.memcached.NodeLocator;
-import net.spy.memcached.internal.OperationFuture;
-import net.spy.memcached.ops.OperationStatus;
 import net.spy.memcached.ops.StatusCode;
-import net.spy.memcached.protocol.binary.BinaryMemcachedNodeImpl;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,25 +46,22 @@ import org.slf4j.LoggerFactory;
  * {@code gets} then {@code cas} with the owner checked in between; release is {@code gets}, owner
  * check, then {@code delete} with the CAS id just read, so a release that comes after the lease ran
  * out can never delete the next holder's item. Expiry is memcached's own, in whole seconds: a lease
- * is stored as {@code ceil(lease) + 1} seconds because memcached may drop an item up to a second
- * early, so the item lives at least as long as asked.
+ * of whole seconds (the engine rounds up to {@link #timing()}) is stored as {@code lease + 1}
+ * seconds because memcached may drop an item up to a second early, so the item lives at least as
+ * long as asked.
  *
  * <p>Fencing tokens (when enabled) come from {@code incr} on a per-name counter item, executed by
- * memcached after the {@code add} (pipelined behind it on the same connection, or sent after it
- * completed), so every holder's token is drawn after the previous holder's was. A missing counter
- * (new name, memcached restarted, counter evicted or flushed) is created at the current wall-clock
- * time in nanoseconds; tokens therefore keep rising across counter loss as long as the clocks of
- * the clients that create counters do not run behind each other by more than the counter lived.
+ * memcached after the {@code add}, so every holder's token is drawn after the previous holder's. A
+ * missing counter is created at the wall clock in nanoseconds: tokens keep rising across counter
+ * loss as long as the clients' clocks do not run behind each other by more than the counter lived.
  * That clock condition is the whole promise: see the module README.
  *
- * <p>Round trips: acquire is {@code add}+{@code incr} (pipelined) then the {@code cas} that writes
- * the token, or one {@code add} without fencing; release is {@code gets} then {@code delete} with
- * the CAS id read; extend is {@code gets} then {@code cas}.
- *
- * <p>Failures (server unreachable, paused past the operation timeout, out of memory, a key holding
- * something that is not a lock record) throw {@link LockStoreException} with spymemcached's
- * exception as cause. Read-write locks are not offered: one memcached item has one expiry, and
- * per-reader expiry would need a clock the store does not have.
+ * <p>Failures (server unreachable, paused past the operation timeout, out of memory) throw
+ * spymemcached's exceptions, which the engine reports as {@code LockStoreException} naming the kind
+ * of failure ({@link #classify}). A key holding something that is not a lock record, and a server
+ * without CAS ids ({@code -C}), fail with a {@code LockStoreException} of their own. Read-write
+ * locks are not offered: one memcached item has one expiry, and per-reader expiry would need a
+ * clock the store does not have.
  */
 public final class MemcachedLockStore implements LockStore {
 
@@ -88,24 +78,11 @@ public final class MemcachedLockStore implements LockStore {
   private static final int MAX_ATTEMPTS = 200;
 
   private final MemcachedClient client;
+  private final ItemClient items;
   private final StoreKeys keys;
-  private final boolean fencing;
+  private final @Nullable FencingCounter counter;
   private final boolean ownsClient;
   private final String description;
-  private final long timeoutMillis;
-  private final Set<Capability> capabilities;
-  private final Clock wallClock = Clock.systemUTC();
-
-  /**
-   * Whether {@code add} and {@code incr} may be pipelined when both keys map to the same server.
-   * True for the provider's own client ({@code FailureMode.Cancel}: an operation goes to its key's
-   * server or fails) and for a client of one server; a caller's client of several servers might
-   * redistribute the two operations to different servers, which would lose their order.
-   */
-  private final boolean pipelineIncr;
-
-  /** Whether the client has exactly one server, so every key goes to it. */
-  private final boolean singleServer;
 
   /**
    * A store on {@code client} with the default key prefix and fencing tokens on. The caller keeps
@@ -141,26 +118,17 @@ public final class MemcachedLockStore implements LockStore {
       boolean ownsClient,
       String description) {
     this.client = Objects.requireNonNull(client, "client must not be null");
-    this.keys = new StoreKeys(Objects.requireNonNull(keyPrefix, "keyPrefix must not be null"));
-    for (MemcachedNode node : client.getConnection().getLocator().getAll()) {
-      if (!(node instanceof BinaryMemcachedNodeImpl)) {
-        throw new IllegalArgumentException(
-            "the MemcachedClient must use the binary protocol"
-                + " (ConnectionFactoryBuilder.setProtocol(Protocol.BINARY)): releasing a lock needs"
-                + " delete-with-CAS, which the text protocol does not have");
-      }
-    }
-    this.fencing = fencing;
+    this.keys = new StoreKeys(keyPrefix);
+    this.items = new ItemClient(client, description);
+    // The provider builds its client in FailureMode.Cancel; a caller's client may be in any mode.
+    this.counter =
+        !fencing
+            ? null
+            : ownsClient
+                ? FencingCounter.onCancelModeClient(items, keys)
+                : FencingCounter.onAnyClient(items, keys);
     this.ownsClient = ownsClient;
     this.description = description;
-    this.timeoutMillis = Math.max(1, client.getOperationTimeout());
-    this.capabilities =
-        fencing
-            ? Set.copyOf(
-                EnumSet.of(Capability.REENTRANCY, Capability.FENCING, Capability.DURABLE_FENCING))
-            : Set.of(Capability.REENTRANCY);
-    this.singleServer = client.getConnection().getLocator().getAll().size() == 1;
-    this.pipelineIncr = ownsClient || singleServer;
   }
 
   /** The spymemcached client this store talks through. */
@@ -179,15 +147,13 @@ public final class MemcachedLockStore implements LockStore {
   }
 
   /**
-   * The memcached expiry, in seconds, that a lease of {@code leaseTime} is stored with: the lease
-   * rounded up to whole seconds, plus one, because memcached's clock ticks in whole seconds and may
-   * drop an item up to a second before its nominal expiry.
+   * The memcached expiry, in seconds, that a lease of {@code leaseTime} (whole seconds, as the
+   * engine passes it) is stored with: one more, because memcached's clock ticks in whole seconds
+   * and may drop an item up to a second before its nominal expiry. Leases are capped at 7 days by
+   * the engine, well below memcached's 30-day relative limit.
    */
-  public static int expirySeconds(Duration leaseTime) {
-    long nanos = leaseTime.toNanos();
-    long seconds = (nanos + 999_999_999L) / 1_000_000_000L;
-    // Leases are capped at 7 days by the engine, well below memcached's 30-day relative limit.
-    return Math.toIntExact(seconds + 1);
+  static int expirySeconds(Duration leaseTime) {
+    return Math.toIntExact(leaseTime.toSeconds() + 1);
   }
 
   @Override
@@ -202,7 +168,9 @@ public final class MemcachedLockStore implements LockStore {
 
   @Override
   public Set<Capability> promises() {
-    return capabilities;
+    return counter != null
+        ? Set.of(Capability.REENTRANCY, Capability.FENCING, Capability.DURABLE_FENCING)
+        : Set.of(Capability.REENTRANCY);
   }
 
   @Override
@@ -211,73 +179,59 @@ public final class MemcachedLockStore implements LockStore {
   }
 
   @Override
-  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
+  public StoreFailure classify(Exception failure) {
+    return ItemClient.classify(failure);
+  }
+
+  @Override
+  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) throws Exception {
     requireExclusive(key);
-    requireLease(leaseTime);
     String itemKey = keys.lock(key.name());
-    String counterKey = keys.fence(key.name());
     int expiry = expirySeconds(leaseTime);
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      LockRecord fresh = new LockRecord(fencing ? LockRecord.PENDING : 0, 1, expiry, owner);
-      OperationFuture<Boolean> add =
-          send("add", key, () -> client.add(itemKey, expiry, fresh.encode(), TEXT));
+      LockRecord fresh = new LockRecord(counter != null ? LockRecord.PENDING : 0, 1, expiry, owner);
+      PendingAdd add = items.add(itemKey, expiry, fresh.encode());
       // Round trip 1: the add, with the counter's incr pipelined right behind it when both keys
-      // live on the same server. memcached executes one connection's requests in order, and
-      // spymemcached keeps one connection per server and sends a server's operations in the order
-      // they were queued (also when it resends them after a reconnect), so this incr is executed
-      // after our add. A next holder's add can only succeed after our hold ended, which is after
-      // our incr answered, so its incr executes after ours: tokens rise across successive holders.
-      // An add that finds the lock taken burns the token it drew; gaps are allowed.
-      OperationFuture<Long> incr =
-          fencing && pipelineIncr && sameServer(itemKey, counterKey)
-              ? sendIncr(counterKey, key)
-              : null;
-      StatusCode added = await(add, "add", key).getStatusCode();
-      if (added == StatusCode.SUCCESS) {
-        if (!fencing) {
-          return Acquisition.acquired(0, 1);
-        }
-        Acquisition a = recordToken(key, itemKey, fresh, add, incr);
-        if (a != null) {
-          return a;
-        }
-        continue;
+      // live on the same server, so memcached executes our incr after our add. A next holder's add
+      // can only succeed after our hold ended, which is after our incr answered, so its incr
+      // executes after ours: tokens rise across successive holders. An add that finds the lock
+      // taken burns the token it drew; gaps are allowed.
+      PendingIncr incr = counter != null ? counter.drawBehindAdd(key.name()) : null;
+      Acquisition a =
+          add.created() ? recordToken(key, fresh, add, incr) : reenterOrBusy(key, owner, expiry);
+      if (a != null) {
+        return a;
       }
-      if (added != StatusCode.ERR_EXISTS && added != StatusCode.ERR_NOT_STORED) {
-        throw failed("add", key, add);
-      }
-      // Round trip 2 (re-entry or busy): read the item to see whose it is. An unanswered pipelined
-      // incr needs no waiting: the token it drew is simply not used.
-      CASValue<String> current = gets(itemKey, key);
-      if (current == null) {
-        continue; // It expired or was released between our add and our gets.
-      }
-      LockRecord held = decode(current, key);
-      if (!held.owner().equals(owner)) {
-        return Acquisition.busy();
-      }
-      if (held.pending()) {
-        // The same owner's first acquire, on another thread, is still drawing its token.
-        LockSupport.parkNanos(1_000_000L);
-        continue;
-      }
-      // Round trip 3 (re-entry only): the nested hold, CAS-checked against the version just read.
-      LockRecord nested = held.with(held.holds() + 1, expiry);
-      OperationFuture<?> r = cas(itemKey, current.getCas(), expiry, nested, key);
-      StatusCode code = r.getStatus().getStatusCode();
-      if (code == StatusCode.SUCCESS) {
-        return Acquisition.acquired(held.token(), nested.holds());
-      }
-      // ERR_EXISTS: changed under us; ERR_NOT_FOUND: gone. Either way, look again.
     }
-    throw new LockStoreException(
-        "acquire of lock '"
-            + key.name()
-            + "' on "
-            + description
-            + " did not settle after "
-            + MAX_ATTEMPTS
-            + " attempts: its item kept changing under concurrent writes");
+    throw notSettled("acquire", key);
+  }
+
+  /**
+   * Gives {@code owner} a nested hold if it holds {@code key} ({@link Acquisition#busy()} if
+   * someone else does), or null to try again: the item was gone, changed under us, or still waits
+   * for the owner's first token.
+   */
+  private @Nullable Acquisition reenterOrBusy(LockKey key, String owner, int expiry)
+      throws Exception {
+    // Round trip 2: read the item to see whose it is. An unanswered pipelined incr needs no
+    // waiting: the token it drew is simply not used.
+    CASValue<LockRecord> current = readItem(key);
+    if (current == null) {
+      return null; // It expired or was released between our add and our gets.
+    }
+    LockRecord held = current.getValue();
+    if (!held.owner().equals(owner)) {
+      return Acquisition.busy();
+    }
+    if (held.pending()) {
+      // The same owner's first acquire, on another thread, is still drawing its token.
+      LockSupport.parkNanos(1_000_000L);
+      return null;
+    }
+    // Round trip 3: the nested hold, CAS-checked against the version just read.
+    LockRecord nested = held.with(held.holds() + 1, expiry);
+    StatusCode code = items.cas(keys.lock(key.name()), current.getCas(), expiry, nested.encode());
+    return code == StatusCode.SUCCESS ? Acquisition.acquired(held.token(), nested.holds()) : null;
   }
 
   /**
@@ -289,42 +243,32 @@ public final class MemcachedLockStore implements LockStore {
    *     different servers: only an incr sent after the add completed is known to execute after it)
    */
   private @Nullable Acquisition recordToken(
-      LockKey key,
-      String itemKey,
-      LockRecord fresh,
-      OperationFuture<Boolean> add,
-      @Nullable OperationFuture<Long> incr) {
-    long addCas = casOf(add);
+      LockKey key, LockRecord fresh, PendingAdd add, @Nullable PendingIncr incr) throws Exception {
+    if (counter == null) {
+      return Acquisition.acquired(0, 1);
+    }
+    String itemKey = keys.lock(key.name());
     long token;
     try {
-      token = tokenOf(incr != null ? incr : sendIncr(keys.fence(key.name()), key), key);
-    } catch (RuntimeException e) {
+      token = (incr != null ? incr : counter.draw(key.name())).value();
+    } catch (Exception e) {
       // Do not leave a hold without a token behind: its owner could not re-enter it until expiry.
-      if (addCas != 0) {
-        try {
-          client.delete(itemKey, addCas);
-        } catch (RuntimeException ignored) {
-          // Best effort: the item expires with its lease.
-        }
-      }
+      items.deleteSoon(itemKey, add.casId());
       throw e;
     }
-    long cas;
-    if (addCas != 0) {
-      cas = addCas;
-    } else {
+    long cas = add.casId();
+    if (cas == 0) {
       // Not every server reports the CAS id of an add: read it (one more round trip).
-      CASValue<String> now = gets(itemKey, key);
-      if (now == null || !decode(now, key).equals(fresh)) {
+      CASValue<LockRecord> now = readItem(key);
+      if (now == null || !now.getValue().equals(fresh)) {
         return null;
       }
       cas = now.getCas();
     }
     // Round trip 2: write the token into the item, so that re-entry returns it. The CAS id of our
     // own add also proves the item is still the one we created, so the hold is ours.
-    LockRecord tokened = fresh.withToken(token);
-    OperationFuture<?> r = cas(itemKey, cas, fresh.leaseSeconds(), tokened, key);
-    if (r.getStatus().getStatusCode() == StatusCode.SUCCESS) {
+    String tokened = fresh.withToken(token).encode();
+    if (items.cas(itemKey, cas, fresh.leaseSeconds(), tokened) == StatusCode.SUCCESS) {
       return Acquisition.acquired(token, 1);
     }
     // Nobody else may write an item we hold, and our own owner waits while the token is pending,
@@ -333,46 +277,9 @@ public final class MemcachedLockStore implements LockStore {
     return null;
   }
 
-  /**
-   * Sends the {@code incr} of a fencing counter; a missing counter is created at the wall clock in
-   * nanoseconds, so a lost counter restarts above every token drawn before (given the clock
-   * condition in the class comment; nanoseconds leave room for a thousand draws, busy attempts
-   * included, per microsecond the counter lived).
-   */
-  private OperationFuture<Long> sendIncr(String counterKey, LockKey key) {
-    Instant now = wallClock.instant();
-    long floor =
-        Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000_000L), now.getNano());
-    return send("incr", key, () -> client.asyncIncr(counterKey, 1L, floor, 0));
-  }
-
-  /** The token an {@code incr} drew. */
-  private long tokenOf(OperationFuture<Long> f, LockKey key) {
-    OperationStatus status = await(f, "incr", key);
-    Long value = getDone(f);
-    if (!status.isSuccess() || value == null || value < 0) {
-      throw failed("incr of the fencing counter", key, f);
-    }
-    return value;
-  }
-
-  /**
-   * Whether both keys go to the same server. With one server they always do; otherwise ask the live
-   * locator (not {@code MemcachedClient.getNodeLocator()}, which copies the whole ring).
-   */
-  private boolean sameServer(String itemKey, String counterKey) {
-    if (singleServer) {
-      return true;
-    }
-    NodeLocator locator = client.getConnection().getLocator();
-    return locator.getPrimary(itemKey) == locator.getPrimary(counterKey);
-  }
-
   @Override
-  public boolean extend(LockKey key, String owner, Duration leaseTime) {
+  public boolean extend(LockKey key, String owner, Duration leaseTime) throws Exception {
     requireExclusive(key);
-    requireLease(leaseTime);
-    String itemKey = keys.lock(key.name());
     int expiry = expirySeconds(leaseTime);
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       // Round trip 1: read the item in this very run of the server, to check the owner and get a
@@ -381,83 +288,62 @@ public final class MemcachedLockStore implements LockStore {
       // spymemcached notices a dropped idle connection only when it next writes and then resends
       // the operations queued behind: a remembered id could reach the restarted server and match
       // another owner's item.)
-      CASValue<String> current = gets(itemKey, key);
-      if (current == null) {
-        return false;
-      }
-      LockRecord held = decode(current, key);
-      if (!held.owner().equals(owner)) {
+      CASValue<LockRecord> current = readItem(key);
+      if (current == null || !current.getValue().owner().equals(owner)) {
         return false;
       }
       // Round trip 2: the new expiry, only onto the version just checked.
-      OperationFuture<?> r =
-          cas(itemKey, current.getCas(), expiry, held.with(held.holds(), expiry), key);
-      StatusCode code = r.getStatus().getStatusCode();
-      if (code == StatusCode.SUCCESS) {
-        return true;
-      }
-      if (code == StatusCode.ERR_NOT_FOUND) {
-        return false;
+      LockRecord extended = current.getValue().with(current.getValue().holds(), expiry);
+      StatusCode code =
+          items.cas(keys.lock(key.name()), current.getCas(), expiry, extended.encode());
+      if (code != StatusCode.ERR_EXISTS) {
+        return code == StatusCode.SUCCESS;
       }
     }
     throw notSettled("extend", key);
   }
 
   @Override
-  public ReleaseOutcome release(LockKey key, String owner) {
+  public ReleaseOutcome release(LockKey key, String owner) throws Exception {
     requireExclusive(key);
     String itemKey = keys.lock(key.name());
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       // Round trip 1: read the item to check the owner and take the CAS id of the version checked
       // (see extend for why a remembered CAS id is not used instead).
-      CASValue<String> current = gets(itemKey, key);
-      if (current == null) {
+      CASValue<LockRecord> current = readItem(key);
+      if (current == null || !current.getValue().owner().equals(owner)) {
         return ReleaseOutcome.NOT_HELD;
       }
-      LockRecord held = decode(current, key);
-      if (!held.owner().equals(owner)) {
-        return ReleaseOutcome.NOT_HELD;
-      }
+      LockRecord held = current.getValue();
+      StatusCode code;
       if (held.holds() > 1) {
         // A CAS must set an expiry and memcached does not tell the remaining one: give the
         // lease again in full. The item lives longer than the engine counts, never shorter.
         LockRecord less = held.with(held.holds() - 1, held.leaseSeconds());
-        OperationFuture<?> r = cas(itemKey, current.getCas(), held.leaseSeconds(), less, key);
-        StatusCode code = r.getStatus().getStatusCode();
-        if (code == StatusCode.SUCCESS) {
-          return ReleaseOutcome.HOLD_DECREMENTED;
-        }
-        if (code == StatusCode.ERR_NOT_FOUND) {
-          return ReleaseOutcome.NOT_HELD;
-        }
-        continue;
+        code = items.cas(itemKey, current.getCas(), held.leaseSeconds(), less.encode());
+      } else {
+        // Round trip 2: delete only the very item version we just checked: if our lease ran out
+        // and someone else took the lock since, its CAS id differs and nothing is deleted.
+        code = items.delete(itemKey, current.getCas());
       }
-      // Round trip 2: delete only the very item version we just checked: if our lease ran out and
-      // someone else took the lock since, its CAS id differs and nothing is deleted.
-      long casId = current.getCas();
-      OperationFuture<Boolean> del = send("delete", key, () -> client.delete(itemKey, casId));
-      StatusCode r = await(del, "delete", key).getStatusCode();
-      if (r == StatusCode.SUCCESS) {
-        return ReleaseOutcome.RELEASED;
+      if (code == StatusCode.SUCCESS) {
+        return held.holds() > 1 ? ReleaseOutcome.HOLD_DECREMENTED : ReleaseOutcome.RELEASED;
       }
-      if (r == StatusCode.ERR_NOT_FOUND) {
+      if (code == StatusCode.ERR_NOT_FOUND) {
         return ReleaseOutcome.NOT_HELD;
-      }
-      if (r != StatusCode.ERR_EXISTS) {
-        throw failed("delete", key, del);
       }
     }
     throw notSettled("release", key);
   }
 
   @Override
-  public LockState read(LockKey key) {
+  public LockState read(LockKey key) throws Exception {
     requireExclusive(key);
-    CASValue<String> current = gets(keys.lock(key.name()), key);
+    CASValue<LockRecord> current = readItem(key);
     if (current == null) {
       return LockState.FREE;
     }
-    LockRecord held = decode(current, key);
+    LockRecord held = current.getValue();
     // Memcached does not report an item's remaining time, so remaining is unknown.
     return new LockState(true, held.owner(), held.holds(), null);
   }
@@ -465,174 +351,43 @@ public final class MemcachedLockStore implements LockStore {
   @Override
   public void close() {
     if (ownsClient) {
-      client.shutdown(timeoutMillis, TimeUnit.MILLISECONDS);
+      client.shutdown(client.getOperationTimeout(), TimeUnit.MILLISECONDS);
     }
   }
 
-  // Calls to memcached, with every failure turned into LockStoreException.
-
-  private static final TextTranscoder TEXT = TextTranscoder.INSTANCE;
-
-  private @Nullable CASValue<String> gets(String itemKey, LockKey key) {
-    OperationFuture<CASValue<String>> f = send("gets", key, () -> client.asyncGets(itemKey, TEXT));
-    StatusCode code = await(f, "gets", key).getStatusCode();
-    if (code == StatusCode.ERR_NOT_FOUND) {
+  /** The lock item of {@code key} with its CAS id, or null if there is none. */
+  private @Nullable CASValue<LockRecord> readItem(LockKey key) throws Exception {
+    String itemKey = keys.lock(key.name());
+    CASValue<String> item = items.gets(itemKey);
+    if (item == null) {
       return null;
     }
-    if (code != StatusCode.SUCCESS) {
-      throw failed("gets", key, f);
-    }
-    CASValue<String> value = getDone(f);
-    if (value != null && value.getCas() == 0) {
-      // A server started with -C keeps no CAS ids, and a delete or cas with id 0 is unconditional:
-      // owner-checked release and extend would silently become plain ones.
-      throw new LockStoreException(
-          "memcached at "
-              + description
-              + " returned no CAS id for lock '"
-              + key.name()
-              + "': it runs with CAS disabled (-C), which an owner-checked lock cannot work with");
-    }
-    return value;
-  }
-
-  /** A CAS write; returns the completed future, whose status is SUCCESS, EXISTS or NOT_FOUND. */
-  private OperationFuture<?> cas(
-      String itemKey, long casId, int expiry, LockRecord value, LockKey key) {
-    OperationFuture<?> f =
-        send("cas", key, () -> client.asyncCAS(itemKey, casId, expiry, value.encode(), TEXT));
-    StatusCode code = await(f, "cas", key).getStatusCode();
-    if (code != StatusCode.SUCCESS
-        && code != StatusCode.ERR_EXISTS
-        && code != StatusCode.ERR_NOT_FOUND) {
-      throw failed("cas", key, f);
-    }
-    return f;
-  }
-
-  /** The CAS id a completed write reported, or 0 when the server reported none. */
-  private static long casOf(OperationFuture<?> f) {
     try {
-      Long cas = f.getCas();
-      return cas == null ? 0 : cas;
-    } catch (RuntimeException e) {
-      return 0; // spymemcached throws when a write's response carried no CAS id.
-    }
-  }
-
-  /** Sends an operation; spymemcached refuses some synchronously (shut down, queue full). */
-  private <T> OperationFuture<T> send(String op, LockKey key, Supplier<OperationFuture<T>> call) {
-    try {
-      return call.get();
-    } catch (RuntimeException e) {
-      throw failure(op, key, e);
-    }
-  }
-
-  /** Waits for {@code f} within the operation timeout and returns its status. */
-  private OperationStatus await(OperationFuture<?> f, String op, LockKey key) {
-    try {
-      f.get(timeoutMillis, TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      f.cancel();
-      Thread.currentThread().interrupt();
-      throw new LockStoreException(
-          op + " of lock '" + key.name() + "' on " + description + " was interrupted", e);
-    } catch (TimeoutException e) {
-      f.cancel();
-      throw new LockStoreException(
-          op
-              + " of lock '"
-              + key.name()
-              + "' on "
-              + description
-              + " timed out after "
-              + timeoutMillis
-              + " ms",
-          e);
-    } catch (ExecutionException e) {
-      throw failure(op, key, e.getCause() != null ? e.getCause() : e);
-    } catch (RuntimeException e) {
-      throw failure(op, key, e);
-    }
-    OperationStatus status = f.getStatus();
-    if (status == null) {
-      throw new LockStoreException(
-          op + " of lock '" + key.name() + "' on " + description + " returned no status");
-    }
-    return status;
-  }
-
-  private static <T> @Nullable T getDone(OperationFuture<T> f) {
-    try {
-      return f.get(0, TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new LockStoreException("interrupted reading a completed memcached result", e);
-    } catch (TimeoutException | ExecutionException e) {
-      throw new LockStoreException("a completed memcached operation failed: " + e, e);
-    }
-  }
-
-  private LockRecord decode(CASValue<String> value, LockKey key) {
-    try {
-      return LockRecord.decode(value.getValue());
+      return new CASValue<>(item.getCas(), LockRecord.decode(item.getValue()));
     } catch (IllegalArgumentException e) {
       throw new LockStoreException(
-          "the memcached item of lock '"
-              + key.name()
-              + "' ("
-              + keys.lock(key.name())
-              + ") on "
-              + description
-              + " holds something else: "
-              + e.getMessage()
-              + "; another program writes to this key, use another keyPrefix",
+          String.format(
+              "the memcached item of lock '%s' (%s) on %s holds something else: %s; another"
+                  + " program writes to this key, use another keyPrefix",
+              key.name(), itemKey, description, e.getMessage()),
           e);
     }
   }
 
-  private LockStoreException failure(String op, LockKey key, Throwable cause) {
+  private LockStoreException notSettled(String operation, LockKey key) {
     return new LockStoreException(
-        op + " of lock '" + key.name() + "' on " + description + " failed: " + cause, cause);
-  }
-
-  private LockStoreException failed(String op, LockKey key, OperationFuture<?> f) {
-    OperationStatus s = f.getStatus();
-    String why = s == null ? "no status" : s.getStatusCode() + " " + s.getMessage();
-    return new LockStoreException(
-        op + " of lock '" + key.name() + "' on " + description + " failed: " + why);
-  }
-
-  private LockStoreException notSettled(String op, LockKey key) {
-    return new LockStoreException(
-        op
-            + " of lock '"
-            + key.name()
-            + "' on "
-            + description
-            + " did not settle after "
-            + MAX_ATTEMPTS
-            + " attempts: its item kept changing under concurrent writes");
+        String.format(
+            "%s of lock '%s' on %s did not settle after %d attempts: its item kept changing under"
+                + " concurrent writes",
+            operation, key.name(), description, MAX_ATTEMPTS));
   }
 
   private void requireExclusive(LockKey key) {
-    Objects.requireNonNull(key, "key must not be null");
     if (key.mode() != LockMode.EXCLUSIVE) {
       throw new UnsupportedCapabilityException(
           Capability.READ_WRITE,
           description,
           "one memcached item has one expiry, so readers cannot each have their own lease");
-    }
-  }
-
-  private static void requireLease(Duration leaseTime) {
-    Objects.requireNonNull(leaseTime, "leaseTime must not be null");
-    if (leaseTime.compareTo(TIMING.minimumLease()) < 0) {
-      throw new IllegalArgumentException(
-          "leaseTime must be at least 1 s on memcached (its expiry is in whole seconds), was "
-              + leaseTime.toMillis()
-              + " ms");
     }
   }
 }

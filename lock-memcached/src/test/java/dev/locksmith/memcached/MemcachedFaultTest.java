@@ -2,6 +2,7 @@ package dev.locksmith.memcached;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchException;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.Lease;
@@ -12,6 +13,7 @@ import dev.locksmith.LockStoreException;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockUri;
 import dev.locksmith.spi.ReleaseOutcome;
+import dev.locksmith.spi.StoreFailure;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
@@ -22,6 +24,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import net.spy.memcached.MemcachedClient;
+import net.spy.memcached.internal.CheckedOperationTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -81,7 +84,8 @@ class MemcachedFaultTest {
     try {
       assertThatThrownBy(() -> b.lock("paused").tryAcquire())
           .isInstanceOf(LockStoreException.class)
-          .hasMessageContaining("timed out");
+          .hasMessageContaining("the store did not answer in time")
+          .hasMessageContaining(server.address());
       await()
           .atMost(lease.plus(SLACK))
           .pollInterval(Duration.ofMillis(10))
@@ -119,7 +123,9 @@ class MemcachedFaultTest {
             .onLost((l, why) -> lost.set(why));
     long heldToken = held.fencingToken();
     server.kill();
-    assertThatThrownBy(() -> b.lock("restart").tryAcquire()).isInstanceOf(LockStoreException.class);
+    assertThatThrownBy(() -> b.lock("restart").tryAcquire())
+        .isInstanceOf(LockStoreException.class)
+        .hasMessageContaining("the store is unavailable");
     server.restart();
     Lease next =
         await()
@@ -306,6 +312,28 @@ class MemcachedFaultTest {
     assertThat(alice.release(key, "alice")).isEqualTo(ReleaseOutcome.NOT_HELD);
     assertThat(bob.read(key).owner()).isEqualTo("bob");
     assertThat(bob.release(key, "bob")).isEqualTo(ReleaseOutcome.RELEASED);
+  }
+
+  @Test
+  @DisplayName(
+      "the store throws spymemcached's failures as they come, and classifies them: a paused"
+          + " server's timeout is TIMED_OUT, a killed server's cancelled operation UNAVAILABLE")
+  void storeFailuresAreClassified() {
+    MemcachedServer server = server(64);
+    MemcachedLockStore store = storeFor(server.uri());
+    LockKey key = LockKey.exclusive("classified");
+    server.pause();
+    Exception timedOut;
+    try {
+      timedOut = catchException(() -> store.tryAcquire(key, "alice", Duration.ofSeconds(2)));
+    } finally {
+      server.resume();
+    }
+    assertThat(timedOut).isInstanceOf(CheckedOperationTimeoutException.class);
+    assertThat(store.classify(timedOut)).isEqualTo(StoreFailure.TIMED_OUT);
+    server.kill();
+    Exception cancelled = catchException(() -> store.read(key));
+    assertThat(store.classify(cancelled)).as("%s", cancelled).isEqualTo(StoreFailure.UNAVAILABLE);
   }
 
   /** A spymemcached client of {@code server}, connected (Cancel mode cancels earlier calls). */

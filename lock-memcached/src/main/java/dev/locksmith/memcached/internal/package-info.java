@@ -1,4 +1,7 @@
-/** Internals of the memcached store (value format, key encoding); not for users. */
+/**
+ * Internals of the memcached store: the calls through spymemcached, the fencing counters, the value
+ * format and the key encoding; not for users.
+ */
 @NullMarked
 package dev.locksmith.memcached.internal;
 

@@ -1,0 +1,117 @@
+package dev.locksmith.etcd;
+
+import dev.locksmith.LockOptions;
+import dev.locksmith.LockStoreException;
+import dev.locksmith.etcd.internal.EtcdGateway;
+import dev.locksmith.spi.LockProvider;
+import dev.locksmith.spi.LockStore;
+import dev.locksmith.spi.LockUri;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Opens {@link EtcdLockStore}s for {@code etcd://host[:port][,host[:port]]…[?options]}, and {@code
+ * etcds://…} for etcd behind TLS (trusted by the JVM's default trust store).
+ *
+ * <p>The port defaults to 2379; IPv6 hosts go in brackets ({@code etcd://[::1]:2379}). List several
+ * members of one cluster to fail over between them. Options besides the common ones of {@link
+ * LockOptions}: {@code operationTimeout} (default {@code 1s}: how long one request to one member
+ * may take before it fails with {@link LockStoreException}). {@code keyPrefix} defaults to {@value
+ * EtcdLockStore#DEFAULT_KEY_PREFIX}. etcd authentication (user and password) is not supported: a
+ * URI with user info is refused.
+ *
+ * <p>{@link #open} talks to the cluster once (it grants and revokes a probe lease, to learn the
+ * server's shortest lease) and fails with {@link LockStoreException} naming every member and why it
+ * did not answer. A member that goes away later is skipped; the client recovers by itself once a
+ * member answers again.
+ */
+public final class EtcdLockProvider implements LockProvider {
+
+  /** The option that sets the per-request timeout. */
+  public static final String OPERATION_TIMEOUT = "operationTimeout";
+
+  /** The port used when a host has none. */
+  public static final int DEFAULT_PORT = 2379;
+
+  private static final Duration DEFAULT_OPERATION_TIMEOUT = Duration.ofSeconds(1);
+  private static final Duration MIN_OPERATION_TIMEOUT = Duration.ofMillis(10);
+  private static final Duration MAX_OPERATION_TIMEOUT = Duration.ofMinutes(1);
+
+  @Override
+  public Set<String> schemes() {
+    return Set.of("etcd", "etcds");
+  }
+
+  @Override
+  public Set<String> options() {
+    return Set.of(OPERATION_TIMEOUT);
+  }
+
+  @Override
+  public LockStore open(LockUri uri, LockOptions options) {
+    List<String> members = members(uri);
+    EtcdGateway.Credentials credentials = credentials(uri);
+    Duration timeout =
+        uri.durationOption(
+            OPERATION_TIMEOUT,
+            DEFAULT_OPERATION_TIMEOUT,
+            MIN_OPERATION_TIMEOUT,
+            MAX_OPERATION_TIMEOUT);
+    String prefix = options.keyPrefix().orElse(EtcdLockStore.DEFAULT_KEY_PREFIX);
+    String description = uri.scheme() + "://" + String.join(",", members);
+    EtcdGateway gateway =
+        new EtcdGateway(members, uri.scheme().equals("etcds"), timeout, credentials);
+    try {
+      return EtcdLockStore.connect(gateway, prefix, description);
+    } catch (RuntimeException e) {
+      gateway.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The members of {@code uri} as {@code host:port}, checked without network traffic.
+   *
+   * @throws IllegalArgumentException naming the problem: no host, a bad port, a path
+   */
+  static List<String> members(LockUri uri) {
+    LockUri.Authority authority = uri.authority(DEFAULT_PORT);
+    if (!authority.path().isEmpty() && !authority.path().equals("/")
+        || authority.fragment() != null) {
+      throw new IllegalArgumentException(
+          "lock URI '"
+              + uri
+              + "' has a path or fragment; etcd has no databases, write"
+              + " etcd://host:2379[,host2:2379] and use the keyPrefix option to separate apps");
+    }
+    List<String> out = new ArrayList<>();
+    for (LockUri.Server server : authority.servers()) {
+      out.add(server.toString());
+    }
+    return out;
+  }
+
+  /**
+   * The user and password of {@code uri}, or null if it names none.
+   *
+   * @throws IllegalArgumentException if it names a user without a password or the other way round
+   */
+  static EtcdGateway.@Nullable Credentials credentials(LockUri uri) {
+    LockUri.Authority authority = uri.authority(DEFAULT_PORT);
+    String user = authority.user();
+    String password = authority.password();
+    if (user == null && password == null) {
+      return null;
+    }
+    if (user == null || password == null || password.isEmpty()) {
+      throw new IllegalArgumentException(
+          "lock URI '"
+              + uri
+              + "' must give both an etcd user and its password (etcd://user:password@host)");
+    }
+    return new EtcdGateway.Credentials(user, password);
+  }
+}

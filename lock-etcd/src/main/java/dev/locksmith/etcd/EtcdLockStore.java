@@ -1,0 +1,327 @@
+package dev.locksmith.etcd;
+
+import dev.locksmith.Capability;
+import dev.locksmith.LockStoreException;
+import dev.locksmith.etcd.internal.EtcdGateway;
+import dev.locksmith.etcd.internal.EtcdKv;
+import dev.locksmith.etcd.internal.EtcdKv.Txn;
+import dev.locksmith.etcd.internal.EtcdKv.TxnResult;
+import dev.locksmith.etcd.internal.HoldRecord;
+import dev.locksmith.etcd.internal.KeyValue;
+import dev.locksmith.etcd.internal.ReleaseWatch;
+import dev.locksmith.spi.Acquisition;
+import dev.locksmith.spi.LockKey;
+import dev.locksmith.spi.LockState;
+import dev.locksmith.spi.LockStore;
+import dev.locksmith.spi.ReleaseOutcome;
+import dev.locksmith.spi.ReleasePush;
+import dev.locksmith.spi.StoreTiming;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link LockStore} on etcd v3: each hold is a key attached to an etcd lease of its own, and the
+ * key's create revision is its fencing token. Open it with {@code
+ * LockClient.open("etcd://host:2379")} ({@link EtcdLockProvider}).
+ *
+ * <p>A lock is the key {@code <prefix>lock/<name>} (name in UTF-8), whose value records the owner,
+ * its nested holds and the lease time in whole seconds ({@link HoldRecord}). Acquire grants a lease
+ * of the lease time rounded up to whole seconds (etcd's TTLs are seconds) and runs one transaction:
+ * if the key does not exist, put it on that lease; else read it. Re-entry, extend and release read
+ * the key, check the owner, and write in a transaction that holds only if nobody wrote the key
+ * since ({@code mod_revision}); so a release or extend after the lease ran out can never touch the
+ * next holder's key. An extend with the hold's own lease time is a lease keep-alive (no Raft
+ * write); any other lease time moves the key onto a new lease and revokes the old one.
+ *
+ * <p>Expiry is etcd's: the leader deletes the key when its lease runs out, on the server's clock,
+ * up to about half a second late (etcd checks leases twice a second), and a leader change or a
+ * restart gives every lease its full TTL again, so a hold may outlast its lease after one. Tokens
+ * ({@code create_revision}) strictly increase across holders and survive a restart with the data
+ * directory: {@link Capability#FENCING} and {@link Capability#DURABLE_FENCING}. Waiters are woken
+ * by a watch on the key ({@link Capability#WAKE_ON_RELEASE}). Read-write locks are not offered.
+ *
+ * <p>Failures (no member reachable, a timeout, an HTTP error) throw {@link LockStoreException}
+ * whose message names the member and the reason; an acquire whose transaction may or may not have
+ * been applied revokes the lease it granted, which deletes the key if it was written.
+ */
+public final class EtcdLockStore implements LockStore {
+
+  /** The key prefix used when none is given. */
+  public static final String DEFAULT_KEY_PREFIX = "locksmith/";
+
+  /** Bound on optimistic retries of one operation; each retry means someone else wrote first. */
+  private static final int MAX_ATTEMPTS = 100;
+
+  private static final Set<Capability> PROMISES =
+      Set.of(Capability.FENCING, Capability.DURABLE_FENCING, Capability.REENTRANCY);
+
+  private final EtcdKv etcd;
+  private final String keyPrefix;
+  private final String description;
+  private final StoreTiming timing;
+
+  private EtcdLockStore(EtcdKv etcd, String keyPrefix, String description, StoreTiming timing) {
+    this.etcd = etcd;
+    this.keyPrefix = keyPrefix;
+    this.description = description;
+    this.timing = timing;
+  }
+
+  /**
+   * Connects through {@code gateway} and learns the server's shortest lease: etcd silently raises a
+   * TTL below its minimum (one and a half election timeouts, rounded up to seconds), so a 1 s lease
+   * is granted once and its TTL read back.
+   *
+   * @throws LockStoreException if no member answers
+   */
+  static EtcdLockStore connect(EtcdGateway gateway, String keyPrefix, String description) {
+    EtcdKv etcd = new EtcdKv(gateway);
+    long[] probe;
+    try {
+      gateway.authenticate();
+      probe = etcd.grant(1);
+    } catch (LockStoreException e) {
+      throw new LockStoreException(
+          "cannot open a lock store on " + description + ": " + e.getMessage(), e);
+    }
+    etcd.revokeInBackground(probe[0]);
+    Duration minimum = Duration.ofSeconds(Math.max(1, probe[1]));
+    return new EtcdLockStore(
+        etcd, keyPrefix, description, new StoreTiming(minimum, Duration.ofSeconds(1)));
+  }
+
+  /** The etcd key of the lock called {@code name} (for tests and operators). */
+  public byte[] lockKey(String name) {
+    return (keyPrefix + "lock/" + name).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The etcd member ({@code host:port}) the next call goes to first. */
+  public String currentMember() {
+    return etcd.gateway().preferredMember();
+  }
+
+  /**
+   * The etcd lease TTL, in whole seconds, for a lease of {@code leaseTime}: rounded up, so a hold
+   * lasts at least as long as asked.
+   */
+  public static long ttlSeconds(Duration leaseTime) {
+    long nanos = leaseTime.toNanos();
+    return Math.max(1, (nanos + 999_999_999L) / 1_000_000_000L);
+  }
+
+  @Override
+  public String describe() {
+    return description;
+  }
+
+  @Override
+  public String keyPrefix() {
+    return keyPrefix;
+  }
+
+  @Override
+  public Set<Capability> promises() {
+    return PROMISES;
+  }
+
+  /** Whole-second leases (etcd TTLs), no shorter than the server's minimum TTL. */
+  @Override
+  public StoreTiming timing() {
+    return timing;
+  }
+
+  @Override
+  public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
+    long ttl = ttlSeconds(leaseTime);
+    byte[] k = lockKey(key.name());
+    long lease = etcd.grant(ttl)[0];
+    boolean keepLease = false;
+    try {
+      for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        HoldRecord fresh = new HoldRecord(owner, 1, ttl);
+        // If this throws, the put may have been applied: the finally block revokes the lease, which
+        // deletes the key if it was written, so an unknown outcome leaves no hold behind.
+        TxnResult r = etcd.commit(Txn.ifAbsent(k).thenPut(fresh.encode(), lease).elseGet());
+        if (r.succeeded()) {
+          keepLease = true;
+          return Acquisition.acquired(r.revision(), 1);
+        }
+        KeyValue held = r.current();
+        if (held == null) {
+          continue;
+        }
+        HoldRecord record = decode(held, key);
+        if (!record.owner().equals(owner)) {
+          return Acquisition.busy(retryHint(held, record));
+        }
+        // Re-entry: move the key onto the new lease, so the lease restarts at leaseTime; the
+        // create revision (the token) stays. Once this is sent the lease may carry the owner's
+        // key, so it must not be revoked even if the answer is lost: it then simply runs out.
+        keepLease = true;
+        HoldRecord nested = record.nested(ttl);
+        TxnResult n =
+            etcd.commit(Txn.ifUnchanged(k, held.modRevision()).thenPut(nested.encode(), lease));
+        if (n.succeeded()) {
+          etcd.revokeInBackground(held.lease());
+          return Acquisition.acquired(held.createRevision(), nested.holds());
+        }
+        keepLease = false;
+      }
+      throw notSettled("acquire", key);
+    } finally {
+      if (!keepLease) {
+        etcd.revokeInBackground(lease);
+      }
+    }
+  }
+
+  /**
+   * How long the holder's lease may last: etcd's remaining whole seconds plus one (it rounds down),
+   * at most the hold's TTL; none if the lease just ended.
+   */
+  private @Nullable Duration retryHint(KeyValue held, HoldRecord record) {
+    if (held.lease() == 0) {
+      return null;
+    }
+    long left;
+    try {
+      left = etcd.timeToLive(held.lease());
+    } catch (LockStoreException e) {
+      return null; // The lock was found busy; only the hint is missing.
+    }
+    return left < 0 ? null : Duration.ofSeconds(Math.min(left + 1, record.ttl()));
+  }
+
+  @Override
+  public boolean extend(LockKey key, String owner, Duration leaseTime) {
+    long ttl = ttlSeconds(leaseTime);
+    byte[] k = lockKey(key.name());
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      KeyValue held = etcd.get(k);
+      HoldRecord record = held == null ? null : decode(held, key);
+      if (record == null || !record.owner().equals(owner)) {
+        return false;
+      }
+      if (record.ttl() == ttl && held.lease() != 0) {
+        // Same lease time: a keep-alive restarts the lease at its TTL without a Raft write. The
+        // key must still be on that lease afterwards (an outside delete leaves the lease alive).
+        if (!etcd.keepAlive(held.lease())) {
+          return false;
+        }
+        KeyValue after = etcd.get(k);
+        if (after == null
+            || after.createRevision() != held.createRevision()
+            || !decode(after, key).owner().equals(owner)) {
+          return false;
+        }
+        if (after.lease() == held.lease()) {
+          return true;
+        }
+        continue; // The same owner re-entered meanwhile, onto another lease: renew that one.
+      }
+      long lease = etcd.grant(ttl)[0];
+      boolean keepLease = true; // once sent, the new lease may carry the key: never revoke it blind
+      try {
+        TxnResult r =
+            etcd.commit(
+                Txn.ifUnchanged(k, held.modRevision())
+                    .thenPut(record.withTtl(ttl).encode(), lease));
+        if (r.succeeded()) {
+          etcd.revokeInBackground(held.lease());
+          return true;
+        }
+        keepLease = false;
+      } finally {
+        if (!keepLease) {
+          etcd.revokeInBackground(lease);
+        }
+      }
+    }
+    throw notSettled("extend", key);
+  }
+
+  @Override
+  public ReleaseOutcome release(LockKey key, String owner) {
+    byte[] k = lockKey(key.name());
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      KeyValue held = etcd.get(k);
+      if (held == null) {
+        return ReleaseOutcome.NOT_HELD;
+      }
+      HoldRecord record = decode(held, key);
+      if (!record.owner().equals(owner)) {
+        return ReleaseOutcome.NOT_HELD;
+      }
+      if (record.holds() > 1) {
+        Txn txn =
+            Txn.ifUnchanged(k, held.modRevision()).thenPutKeepingLease(record.released().encode());
+        if (etcd.commit(txn).succeeded()) {
+          return ReleaseOutcome.HOLD_DECREMENTED;
+        }
+      } else if (etcd.commit(Txn.ifUnchanged(k, held.modRevision()).thenDelete()).succeeded()) {
+        etcd.revokeInBackground(held.lease()); // the key is gone; the lease would only linger
+        return ReleaseOutcome.RELEASED;
+      }
+    }
+    throw notSettled("release", key);
+  }
+
+  @Override
+  public LockState read(LockKey key) {
+    KeyValue held = etcd.get(lockKey(key.name()));
+    if (held == null) {
+      return LockState.FREE;
+    }
+    HoldRecord record = decode(held, key);
+    Duration remaining = null;
+    if (held.lease() != 0) {
+      long left = etcd.timeToLive(held.lease());
+      remaining = Duration.ofSeconds(Math.max(0, left));
+    }
+    return new LockState(true, record.owner(), record.holds(), remaining);
+  }
+
+  /** Runs a waiter's callback whenever the lock's key is deleted (released or expired). */
+  @Override
+  public Optional<ReleasePush> releasePush() {
+    return Optional.of(
+        (key, onRelease) -> ReleaseWatch.open(etcd.gateway(), lockKey(key.name()), onRelease));
+  }
+
+  /** Closes the HTTP client. Holds stay until their leases run out, as with a crashed client. */
+  @Override
+  public void close() {
+    etcd.gateway().close();
+  }
+
+  private HoldRecord decode(KeyValue kv, LockKey key) {
+    try {
+      return HoldRecord.decode(kv.value());
+    } catch (IllegalArgumentException e) {
+      throw new LockStoreException(
+          "the etcd key of lock '"
+              + key.name()
+              + "' on "
+              + description
+              + " holds something else ("
+              + e.getMessage()
+              + "); another program writes to this key, use another keyPrefix",
+          e);
+    }
+  }
+
+  private LockStoreException notSettled(String op, LockKey key) {
+    return new LockStoreException(
+        op
+            + " of lock '"
+            + key.name()
+            + "' on "
+            + description
+            + " did not settle after "
+            + MAX_ATTEMPTS
+            + " attempts: its key kept changing under concurrent writes");
+  }
+}
