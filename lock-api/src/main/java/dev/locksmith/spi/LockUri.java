@@ -225,6 +225,47 @@ public final class LockUri {
     return n;
   }
 
+  /** The option naming how long one store call waits for an answer: {@code operationTimeout}. */
+  public static final String OPERATION_TIMEOUT = "operationTimeout";
+
+  /**
+   * {@link #authority(int)} for a store whose URI names servers only: no path (but {@code /}) and
+   * no fragment.
+   *
+   * @param example how the store's URI looks, for the message, such as {@code
+   *     memcached://host:11211[,host2:11211]}
+   * @throws IllegalArgumentException as {@link #authority(int)} does, or naming the path or
+   *     fragment and showing {@code example}
+   */
+  public Authority serversOnly(int defaultPort, String example) {
+    Authority authority = authority(defaultPort);
+    if (!authority.path().isEmpty() && !authority.path().equals("/")
+        || authority.fragment() != null) {
+      throw new IllegalArgumentException(
+          "lock URI '"
+              + this
+              + "' has a path or fragment; "
+              + scheme
+              + " names servers only, write "
+              + example);
+    }
+    return authority;
+  }
+
+  /**
+   * The {@value #OPERATION_TIMEOUT} option: how long one store call waits for an answer before it
+   * fails, from 10 ms to 1 minute.
+   *
+   * @throws IllegalArgumentException if the option is malformed or out of range
+   */
+  public java.time.Duration operationTimeout(java.time.Duration defaultValue) {
+    return durationOption(
+        OPERATION_TIMEOUT,
+        defaultValue,
+        java.time.Duration.ofMillis(10),
+        java.time.Duration.ofMinutes(1));
+  }
+
   /**
    * The server part of a URI of the form {@code scheme://[user[:password]@]host[:port][,host[:
    * port]…][/path][#fragment]}, parsed and checked without any network traffic, so a malformed host

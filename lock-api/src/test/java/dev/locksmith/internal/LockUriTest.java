@@ -41,6 +41,45 @@ class LockUriTest {
   }
 
   @Test
+  @DisplayName(
+      "serversOnly takes a host list with or without a trailing slash and refuses a path or a"
+          + " fragment, showing how the store's URI looks")
+  void serversOnly() {
+    String example = "kv://host:1234[,host2:1234]";
+    assertThat(LockUri.parse("kv://a:1,b").serversOnly(1234, example).serverList())
+        .isEqualTo("a:1,b:1234");
+    assertThat(LockUri.parse("kv://a/").serversOnly(1234, example).serverList())
+        .isEqualTo("a:1234");
+    for (String bad : Set.of("kv://a/db", "kv://a#x")) {
+      assertThatThrownBy(() -> LockUri.parse(bad).serversOnly(1234, example))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("'" + bad + "' has a path or fragment")
+          .hasMessageContaining(example);
+    }
+  }
+
+  @Test
+  @DisplayName("operationTimeout reads the option within 10 ms to 1 minute, else the default")
+  void operationTimeout() {
+    assertThat(LockUri.parse("kv://a").operationTimeout(java.time.Duration.ofSeconds(1)))
+        .isEqualTo(java.time.Duration.ofSeconds(1));
+    assertThat(
+            LockUri.parse("kv://a?operationTimeout=250ms")
+                .operationTimeout(java.time.Duration.ofSeconds(1)))
+        .isEqualTo(java.time.Duration.ofMillis(250));
+    for (String bad : Set.of("5ms", "2min", "soon")) {
+      assertThatThrownBy(
+              () ->
+                  LockUri.parse("kv://a?operationTimeout=" + bad)
+                      .operationTimeout(java.time.Duration.ofSeconds(1)))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("operationTimeout");
+    }
+  }
+
+  @Test
   @DisplayName("withoutOptions drops the named options and keeps the rest")
   void withoutOptions() {
     LockUri uri = LockUri.parse("jdbc:postgresql://h/db?leaseTime=5s&sslmode=disable");

@@ -31,14 +31,10 @@ import org.jspecify.annotations.Nullable;
 public final class EtcdLockProvider implements LockProvider {
 
   /** The option that sets the per-request timeout. */
-  public static final String OPERATION_TIMEOUT = "operationTimeout";
+  public static final String OPERATION_TIMEOUT = LockUri.OPERATION_TIMEOUT;
 
   /** The port used when a host has none. */
   public static final int DEFAULT_PORT = 2379;
-
-  private static final Duration DEFAULT_OPERATION_TIMEOUT = Duration.ofSeconds(1);
-  private static final Duration MIN_OPERATION_TIMEOUT = Duration.ofMillis(10);
-  private static final Duration MAX_OPERATION_TIMEOUT = Duration.ofMinutes(1);
 
   @Override
   public Set<String> schemes() {
@@ -54,12 +50,7 @@ public final class EtcdLockProvider implements LockProvider {
   public LockStore open(LockUri uri, LockOptions options) {
     List<String> members = members(uri);
     EtcdGateway.Credentials credentials = credentials(uri);
-    Duration timeout =
-        uri.durationOption(
-            OPERATION_TIMEOUT,
-            DEFAULT_OPERATION_TIMEOUT,
-            MIN_OPERATION_TIMEOUT,
-            MAX_OPERATION_TIMEOUT);
+    Duration timeout = uri.operationTimeout(Duration.ofSeconds(1));
     String prefix = options.keyPrefix().orElse(EtcdLockStore.DEFAULT_KEY_PREFIX);
     String description = uri.scheme() + "://" + String.join(",", members);
     EtcdGateway gateway =
@@ -78,15 +69,10 @@ public final class EtcdLockProvider implements LockProvider {
    * @throws IllegalArgumentException naming the problem: no host, a bad port, a path
    */
   static List<String> members(LockUri uri) {
-    LockUri.Authority authority = uri.authority(DEFAULT_PORT);
-    if (!authority.path().isEmpty() && !authority.path().equals("/")
-        || authority.fragment() != null) {
-      throw new IllegalArgumentException(
-          "lock URI '"
-              + uri
-              + "' has a path or fragment; etcd has no databases, write"
-              + " etcd://host:2379[,host2:2379] and use the keyPrefix option to separate apps");
-    }
+    LockUri.Authority authority =
+        uri.serversOnly(
+            DEFAULT_PORT,
+            "etcd://host:2379[,host2:2379] and use the keyPrefix option to separate apps");
     List<String> out = new ArrayList<>();
     for (LockUri.Server server : authority.servers()) {
       out.add(server.toString());

@@ -43,17 +43,13 @@ import org.slf4j.LoggerFactory;
 public final class MemcachedLockProvider implements LockProvider {
 
   /** The option that sets the per-call timeout. */
-  public static final String OPERATION_TIMEOUT = "operationTimeout";
+  public static final String OPERATION_TIMEOUT = LockUri.OPERATION_TIMEOUT;
 
   /** The option that turns fencing tokens on or off. */
   public static final String FENCING = "fencing";
 
   /** The port used when a host has none. */
   public static final int DEFAULT_PORT = 11211;
-
-  private static final Duration DEFAULT_OPERATION_TIMEOUT = Duration.ofSeconds(1);
-  private static final Duration MIN_OPERATION_TIMEOUT = Duration.ofMillis(10);
-  private static final Duration MAX_OPERATION_TIMEOUT = Duration.ofMinutes(1);
 
   private static final Logger log = LoggerFactory.getLogger(MemcachedLockProvider.class);
 
@@ -70,12 +66,7 @@ public final class MemcachedLockProvider implements LockProvider {
   @Override
   public LockStore open(LockUri uri, LockOptions options) {
     List<InetSocketAddress> servers = servers(uri);
-    Duration timeout =
-        uri.durationOption(
-            OPERATION_TIMEOUT,
-            DEFAULT_OPERATION_TIMEOUT,
-            MIN_OPERATION_TIMEOUT,
-            MAX_OPERATION_TIMEOUT);
+    Duration timeout = uri.operationTimeout(Duration.ofSeconds(1));
     boolean fencing = uri.booleanOption(FENCING, true);
     String prefix = options.keyPrefix().orElse(MemcachedLockStore.DEFAULT_KEY_PREFIX);
     String description =
@@ -163,15 +154,8 @@ public final class MemcachedLockProvider implements LockProvider {
 
   /** Parses the host list of {@code uri}. */
   static List<InetSocketAddress> servers(LockUri uri) {
-    LockUri.Authority authority = uri.authority(DEFAULT_PORT);
-    if (!authority.path().isEmpty() && !authority.path().equals("/")
-        || authority.fragment() != null) {
-      throw new IllegalArgumentException(
-          "lock URI '"
-              + uri
-              + "' has a path or fragment; memcached has no databases, write"
-              + " memcached://host:11211[,host2:11211]");
-    }
+    LockUri.Authority authority =
+        uri.serversOnly(DEFAULT_PORT, "memcached://host:11211[,host2:11211]");
     if (authority.user() != null || authority.password() != null) {
       throw new IllegalArgumentException(
           "lock URI '"
