@@ -34,8 +34,9 @@ import java.util.Set;
  * time. Expiry is judged by the store on its own clock, never on the client's.
  *
  * <p><b>Interrupts.</b> {@code extend}, {@code release} and {@code read} are called with the
- * caller's interrupt flag set aside; {@code tryAcquire} and {@link WaitQueue#enqueue} may be
- * interrupted mid-call (a cancelled acquire) and may then throw: the engine undoes an acquire of
+ * caller's interrupt flag set aside; {@code tryAcquire}, {@link WaitQueue#enqueue} and a queued
+ * attempt's {@link QueuedAttempt#poll() poll} and {@link QueuedAttempt#awaitChange awaitChange}
+ * may be interrupted mid-call (a cancelled acquire) and may then throw: the engine undoes an acquire of
  * unknown outcome. Names and owners arrive validated.
  *
  * <p>{@code lock-tck}'s README ("Writing a store: what the SPI means") lists these semantics with

@@ -111,7 +111,7 @@ class ScheduledJobsTest {
           .isGreaterThan(held.get(i - 1).token());
     }
     long periods = Duration.ofNanos(end - start).dividedBy(PERIOD) + 2;
-    assertThat((long) held.stream().filter(r -> r.startNanos() >= start).count())
+    assertThat(held.stream().filter(r -> r.startNanos() >= start).count())
         .isLessThanOrEqualTo(periods);
 
     // The control, counted rather than timed so that a loaded machine cannot blur it: over the
