@@ -5,6 +5,7 @@ import dev.locksmith.LockStoreException;
 import dev.locksmith.spi.LockProvider;
 import dev.locksmith.spi.LockStore;
 import dev.locksmith.spi.LockUri;
+import dev.locksmith.zookeeper.internal.LockNodes;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -94,7 +95,7 @@ public final class ZooKeeperLockProvider implements LockProvider {
       }
       String keyPrefix = options.keyPrefix().orElse("");
       ZooKeeperLockStore store =
-          new ZooKeeperLockStore(curator, target.basePath, acl, keyPrefix, true);
+          ZooKeeperLockStore.owning(curator, target.basePath, acl, keyPrefix);
       ready = true;
       return store;
     } catch (InterruptedException e) {
@@ -173,7 +174,7 @@ public final class ZooKeeperLockProvider implements LockProvider {
       hosts.append(host);
     }
     String basePath = path.isEmpty() || path.equals("/") ? DEFAULT_BASE_PATH : stripSlash(path);
-    ZooKeeperLockStore.checkBasePath(basePath);
+    LockNodes.checkBasePath(basePath);
     // ZooKeeper takes its timeouts as int milliseconds; a session shorter than its tick is refused.
     Duration max = Duration.ofMillis(Integer.MAX_VALUE);
     Duration session =

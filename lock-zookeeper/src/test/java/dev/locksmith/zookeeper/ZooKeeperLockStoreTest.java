@@ -13,6 +13,7 @@ import dev.locksmith.LeaseLostListener;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.LockStoreException;
+import dev.locksmith.spi.StoreFailure;
 import dev.locksmith.zookeeper.fixture.ZooKeeperServers;
 import java.time.Duration;
 import java.time.Instant;
@@ -519,8 +520,12 @@ class ZooKeeperLockStoreTest {
     try {
       await().atMost(Duration.ofSeconds(10)).until(() -> events.contains("suspended"));
       assertThat(lease.isValid()).isFalse();
-      // While the store is down, new attempts fail cleanly instead of pretending.
-      assertThatThrownBy(() -> a.lock("other").tryAcquire()).isInstanceOf(LockStoreException.class);
+      // While the store is down, new attempts fail cleanly instead of pretending, and say why.
+      assertThatThrownBy(() -> a.lock("other").tryAcquire())
+          .isInstanceOf(LockStoreException.class)
+          .hasMessageContaining("'other'")
+          .hasMessageContaining(StoreFailure.UNAVAILABLE.description())
+          .hasMessageContaining("127.0.0.1:" + server.getPort());
     } finally {
       server.restart();
       ZooKeeperServers.awaitServing(server);
@@ -555,6 +560,9 @@ class ZooKeeperLockStoreTest {
     toClose.add(mallory);
     assertThatThrownBy(() -> mallory.lock("vault").tryAcquire())
         .isInstanceOf(LockStoreException.class)
+        .hasMessageContaining("'vault'")
+        .hasMessageContaining(StoreFailure.REFUSED.description())
+        .hasMessageContaining("NoAuth for " + parent)
         .hasRootCauseInstanceOf(KeeperException.NoAuthException.class);
     // Others may still see that it is locked (world read).
     assertThat(mallory.lock("vault").isLocked()).isTrue();

@@ -5,6 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
+import org.apache.curator.utils.PathUtils;
+import org.apache.zookeeper.data.ACL;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * sequential children {@code lock-N} (exclusive lock), {@code read-N} and {@code write-N}
  * (read-write lock). Exclusive and read-write nodes share the parent and its sequence counter but
  * never look at each other's nodes, so the two locks of one name are independent. Curator's
- * protection prefix ({@code _c_<uuid>-}) may precede the kind.
+ * protection prefix ({@code _c_<uuid>-}) may precede the kind. Every node and parent a store
+ * creates carries its ACL list, if it has one.
  */
 public final class LockNodes {
 
@@ -29,7 +33,58 @@ public final class LockNodes {
 
   private static final int SEQUENCE_DIGITS = 10;
 
+  /** The tree the ZooKeeper server keeps for itself. */
+  private static final String RESERVED_TREE = "/zookeeper";
+
   private LockNodes() {}
+
+  /**
+   * Checks that {@code basePath} can be the parent of a store's locks.
+   *
+   * @return {@code basePath}
+   * @throws IllegalArgumentException if it is not a valid absolute ZooKeeper path, is the root, or
+   *     lies in the server's reserved tree {@code /zookeeper}
+   */
+  public static String checkBasePath(String basePath) {
+    Objects.requireNonNull(basePath, "basePath must not be null");
+    try {
+      PathUtils.validatePath(basePath);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "basePath '" + basePath + "' is not a valid ZooKeeper path: " + e.getMessage(), e);
+    }
+    if (basePath.equals("/")) {
+      throw new IllegalArgumentException("basePath must not be the root '/'; use e.g. /locks");
+    }
+    // The server keeps its own data there (quotas, the dynamic configuration) and refuses or
+    // restricts writes: locks there would fail on every acquire, so refuse them up front.
+    if (basePath.equals(RESERVED_TREE) || basePath.startsWith(RESERVED_TREE + "/")) {
+      throw new IllegalArgumentException(
+          "basePath '"
+              + basePath
+              + "' is inside "
+              + RESERVED_TREE
+              + ", the tree the ZooKeeper server keeps reserved for itself; use e.g. /locks");
+    }
+    return basePath;
+  }
+
+  /**
+   * An unmodifiable copy of {@code acl}, for the nodes of a store.
+   *
+   * @throws NullPointerException if it is or holds null
+   * @throws IllegalArgumentException if it is empty
+   */
+  public static List<ACL> checkAcl(List<ACL> acl) {
+    Objects.requireNonNull(acl, "acl must not be null");
+    if (acl.isEmpty()) {
+      throw new IllegalArgumentException("acl must not be empty");
+    }
+    for (ACL a : acl) {
+      Objects.requireNonNull(a, "acl must not contain null");
+    }
+    return List.copyOf(acl);
+  }
 
   /** The node kind prefix for {@code mode}. */
   public static String kindOf(LockMode mode) {

@@ -1,0 +1,208 @@
+package dev.locksmith.zookeeper.internal;
+
+import dev.locksmith.LockStoreException;
+import dev.locksmith.spi.Acquisition;
+import dev.locksmith.spi.LockKey;
+import dev.locksmith.spi.QueuedAttempt;
+import dev.locksmith.zookeeper.internal.Holds.Hold;
+import dev.locksmith.zookeeper.internal.LockNodes.QueueNode;
+import dev.locksmith.zookeeper.internal.LockQueue.OwnNode;
+import java.util.List;
+import org.apache.curator.framework.WatcherRemoveCuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A waiting attempt's place in a lock's queue: one ephemeral sequential node of the store's
+ * session.
+ *
+ * <p>{@link #poll()} grants the lock once no node before ours blocks it; {@link #awaitChange}
+ * watches the one node we wait for, so that a release wakes one waiter, not the herd. The place
+ * survives a suspended connection ({@code poll} answers busy) and ends with its session ({@code
+ * poll} fails with {@link LockStoreException}, as it does when someone else deleted our node).
+ * {@link #close()} deletes the node unless the lock was granted.
+ *
+ * <p>Round trips: each step asks the server at most once, and not at all where the last step's
+ * answer still tells: the enqueue's listing names our first blocker, and a listing that found
+ * nothing blocking us is the one {@code poll} grants from.
+ */
+public final class QueuePlace implements QueuedAttempt {
+
+  private final LockQueue queue;
+  private final Holds holds;
+  private final SessionWatch session;
+  private final LockKey key;
+  private final String owner;
+  private final OwnNode node;
+  private final WatcherRemoveCuratorFramework watching;
+  private final Watcher watcher;
+  private volatile @Nullable Runnable signal;
+
+  // Guarded by this place's monitor.
+  private @Nullable Acquisition acquired;
+  private boolean done;
+
+  /** The node we wait for, as the enqueue's listing found it; null once used or if unknown. */
+  private @Nullable QueueNode knownBlocker;
+
+  /**
+   * The queue as listed when nothing blocked our node, or null. This never goes stale: only nodes
+   * that sort before ours can block it, and new nodes always sort after ours.
+   */
+  private @Nullable List<QueueNode> freeQueue;
+
+  /** Whether awaitChange just found our blocker alive and set a watch that signals its end. */
+  private boolean blockerWatched;
+
+  /**
+   * {@code owner}'s place {@code node} in {@code key}'s queue; {@code knownBlocker} is the node it
+   * waits for if the enqueue's listing told, else null.
+   */
+  public QueuePlace(
+      LockQueue queue,
+      Holds holds,
+      LockKey key,
+      String owner,
+      OwnNode node,
+      @Nullable QueueNode knownBlocker) {
+    this.queue = queue;
+    this.holds = holds;
+    this.session = queue.session();
+    this.key = key;
+    this.owner = owner;
+    this.node = node;
+    this.knownBlocker = knownBlocker;
+    this.watching = queue.curator().newWatcherRemoveCuratorFramework();
+    this.watcher =
+        event -> {
+          Runnable s = signal;
+          if (s != null) {
+            s.run();
+          }
+        };
+  }
+
+  @Override
+  public synchronized Acquisition poll() throws Exception {
+    if (acquired != null) {
+      return acquired;
+    }
+    checkPlace();
+    if (!session.isConnected()) {
+      return Acquisition.busy(); // Suspended: keep our place until the session is lost.
+    }
+    if (blockerWatched) {
+      // awaitChange saw our blocker alive just now and watches it: no need to ask again, the
+      // watch signals when it leaves (or the connection changes).
+      blockerWatched = false;
+      return Acquisition.busy();
+    }
+    List<QueueNode> free = freeQueue;
+    freeQueue = null;
+    return holds.withSlot(
+        key,
+        owner,
+        slot -> {
+          List<QueueNode> listed = free;
+          if (listed == null) {
+            try {
+              listed = queue.list(key);
+            } catch (KeeperException.ConnectionLossException e) {
+              return Acquisition.busy(); // Keep our place; the session may well survive.
+            }
+          }
+          QueueNode mine = LockQueue.find(listed, node);
+          if (mine == null) {
+            checkPlace();
+            throw new LockStoreException(
+                "acquire of lock '"
+                    + key.name()
+                    + "': its queue node "
+                    + node.path()
+                    + " was deleted");
+          }
+          if (queue.blockerOf(key, owner, listed, mine) != null) {
+            return Acquisition.busy();
+          }
+          Hold existing = slot.live();
+          Acquisition result;
+          if (existing != null) {
+            // The owner took the lock meanwhile through another call: nest, drop our node.
+            result = Acquisition.acquired(existing.token(), existing.nest());
+            queue.deleteQuietly(node.path());
+          } else {
+            result = Acquisition.acquired(queue.grant(slot, key, node, listed).token(), 1);
+          }
+          acquired = result;
+          done = true;
+          watching.removeWatchers();
+          return result;
+        });
+  }
+
+  private void checkPlace() {
+    if (node.session() != session.id()) {
+      throw new LockStoreException(
+          "acquire of lock '"
+              + key.name()
+              + "' failed: the ZooKeeper session ended while waiting, and its place in the queue"
+              + " with it");
+    }
+  }
+
+  /**
+   * Round trips: one listing of the queue (none the first time, when the enqueue's listing named
+   * our blocker), then, only if something blocks us, one exists-with-watch on that one node.
+   */
+  @Override
+  public synchronized void awaitChange(Runnable signal) throws Exception {
+    this.signal = signal;
+    blockerWatched = false;
+    freeQueue = null;
+    if (!session.isConnected()) {
+      return; // The engine polls again after its cap; watches come back with the session.
+    }
+    session.checkOpen();
+    try {
+      QueueNode blocker = knownBlocker;
+      knownBlocker = null;
+      if (blocker == null) {
+        List<QueueNode> listed = queue.list(key);
+        QueueNode mine = LockQueue.find(listed, node);
+        if (mine == null) {
+          signal.run(); // Our node is gone: poll will tell.
+          return;
+        }
+        blocker = queue.blockerOf(key, owner, listed, mine);
+        if (blocker == null) {
+          freeQueue = listed; // Our turn: poll grants from this listing.
+          signal.run();
+          return;
+        }
+      }
+      if (watching.checkExists().usingWatcher(watcher).forPath(queue.path(key, blocker)) == null) {
+        signal.run(); // It left before the watch was set.
+      } else {
+        blockerWatched = true;
+      }
+    } catch (KeeperException.ConnectionLossException e) {
+      // Poll again later; a watch set before the loss survives with the session.
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (done) {
+      return;
+    }
+    done = true;
+    watching.removeWatchers();
+    if (session.isClosed()) {
+      return; // The store's session is gone or going, and the node with it.
+    }
+    // Also when the node's session has ended: the server may not have noticed yet, and its
+    // protected name is unique, so deleting it can never touch anyone else's node.
+    queue.deleteQuietly(node.path());
+  }
+}
