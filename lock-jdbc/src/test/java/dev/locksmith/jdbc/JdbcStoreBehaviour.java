@@ -274,6 +274,51 @@ abstract class JdbcStoreBehaviour {
   }
 
   @Test
+  @DisplayName(
+      "A lock taken inside a Spring transaction on the store's own data source outlives its"
+          + " rollback")
+  void springTransactionOnTheSameDataSourceIsSetAside() {
+    DataSource plain = dataSource();
+    LockClient inside = LockClient.of(new JdbcLockStore(plain), LockOptions.defaults());
+    toClose.add(inside);
+    LockClient outside = client();
+    String name = uniqueName("same-ds-tx");
+    TransactionTemplate tx = new TransactionTemplate(new DataSourceTransactionManager(plain));
+    Lease lease =
+        tx.execute(
+            status -> {
+              Lease l = inside.lock(name).tryAcquire().orElseThrow();
+              assertThat(outside.lock(name).tryAcquire()).isEmpty();
+              status.setRollbackOnly();
+              return l;
+            });
+    assertThat(outside.lock(name).tryAcquire()).isEmpty();
+    lease.release();
+    assertThat(outside.lock(name).tryAcquire()).isPresent();
+  }
+
+  @Test
+  @DisplayName("One pooled connection is enough: no operation holds two at once")
+  void oneConnectionPerOperation() throws Exception {
+    String uri = lockUri() + (lockUri().contains("?") ? "&" : "?") + "locksmith.poolSize=1";
+    LockClient a = LockClient.open(uri);
+    toClose.add(a);
+    DistributedReadWriteLock rw = a.readWriteLock(uniqueName("one-connection"));
+    // The first write attempt creates the writer row in auto-commit, then locks it in a
+    // transaction: with a second connection held meanwhile, the pool of one would run dry.
+    try (Lease w = rw.writeLock().acquire(Duration.ofSeconds(5))) {
+      assertThat(w.isValid()).isTrue();
+    }
+    try (Lease r = rw.readLock().acquire(Duration.ofSeconds(5))) {
+      assertThat(rw.writeLock().tryAcquire()).isEmpty();
+    }
+    try (Lease x = a.lock(uniqueName("one-connection-x")).acquire(Duration.ofSeconds(5))) {
+      x.extend(Duration.ofSeconds(10));
+      assertThat(x.isValid()).isTrue();
+    }
+  }
+
+  @Test
   @DisplayName("Names with quotes round-trip as data")
   void namesWithQuotes() throws Exception {
     assertRoundTrip("o'brien\"; x' OR '1'='1");

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.springframework.dao.DataAccessException;
 
 /** The JDBC store when its PostgreSQL server goes away and comes back (a server of its own). */
 class PostgresRestartTest {
@@ -47,6 +48,10 @@ class PostgresRestartTest {
       long started = System.nanoTime();
       assertThatThrownBy(() -> client.lock("other").tryAcquire())
           .isInstanceOf(LockStoreException.class)
+          .hasMessageContaining("the store is unavailable")
+          // Spring's translation, with the driver's (here the pool's) exception beneath it.
+          .cause()
+          .isInstanceOf(DataAccessException.class)
           .hasCauseInstanceOf(java.sql.SQLException.class);
       // The pool gives up after its connection timeout rather than hanging.
       assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));

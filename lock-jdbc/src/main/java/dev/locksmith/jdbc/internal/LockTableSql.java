@@ -40,14 +40,11 @@ public final class LockTableSql {
   /** Sets a live holder's expiry. */
   public final String extend;
 
-  /** Frees a row whose owner has one hold left (keeps the row and its version). */
-  public final String releaseLast;
-
-  /** Drops one of several holds. */
-  public final String releaseNested;
-
-  /** Counts the live holds of an owner (0 or 1). */
-  public final String countHeld;
+  /**
+   * Releases a hold of an exclusive lock or a writer: the last one frees the row (keeping the row
+   * and its version).
+   */
+  public final HoldRelease release;
 
   /** Re-entry of the writer, under the row lock. */
   public final String writerReenter;
@@ -79,14 +76,8 @@ public final class LockTableSql {
   /** Removes an owner's reader row. */
   public final String deleteReader;
 
-  /** Drops a reader whose last hold is released. */
-  public final String readerReleaseLast;
-
-  /** Drops one of a reader's holds. */
-  public final String readerReleaseNested;
-
-  /** Counts an owner's live read hold (0 or 1). */
-  public final String readerCountHeld;
+  /** Releases a hold of a reader: the last one drops the reader's row. */
+  public final HoldRelease readerRelease;
 
   /** Sets a live reader's expiry. */
   public final String readerExtend;
@@ -144,15 +135,18 @@ public final class LockTableSql {
             + " + ? WHERE name = ? AND kind = ? AND version = ? AND expires_at <= "
             + now;
     extend = "UPDATE " + t + " SET expires_at = " + now + " + ?" + held;
-    releaseLast =
+    String releaseLast =
         "UPDATE "
             + t
             + " SET owner = NULL, holds = 0, expires_at = "
             + now
             + held
             + " AND holds = 1";
-    releaseNested = "UPDATE " + t + " SET holds = holds - 1" + held + " AND holds > 1";
-    countHeld = "SELECT COUNT(*) FROM " + t + held;
+    release =
+        new HoldRelease(
+            releaseLast,
+            "UPDATE " + t + " SET holds = holds - 1" + held + " AND holds > 1",
+            "SELECT COUNT(*) FROM " + t + held);
     writerReenter =
         "UPDATE "
             + t
@@ -191,9 +185,11 @@ public final class LockTableSql {
             + now
             + " + ? WHERE name = ? AND owner = ?";
     deleteReader = "DELETE FROM " + r + " WHERE name = ? AND owner = ?";
-    readerReleaseLast = "DELETE FROM " + r + readerHeld + " AND holds = 1";
-    readerReleaseNested = "UPDATE " + r + " SET holds = holds - 1" + readerHeld + " AND holds > 1";
-    readerCountHeld = "SELECT COUNT(*) FROM " + r + readerHeld;
+    readerRelease =
+        new HoldRelease(
+            "DELETE FROM " + r + readerHeld + " AND holds = 1",
+            "UPDATE " + r + " SET holds = holds - 1" + readerHeld + " AND holds > 1",
+            "SELECT COUNT(*) FROM " + r + readerHeld);
     readerExtend = "UPDATE " + r + " SET expires_at = " + now + " + ?" + readerHeld;
     purgeLocks =
         "DELETE FROM "
@@ -205,4 +201,13 @@ public final class LockTableSql {
             + " - ?";
     purgeReaders = "DELETE FROM " + r + " WHERE expires_at < " + now + " - ?";
   }
+
+  /**
+   * The statements that release one hold, all taking the same parameters.
+   *
+   * @param last frees the owner's last hold
+   * @param nested drops one of the owner's several holds
+   * @param countHeld counts the owner's live hold (0 or 1)
+   */
+  public record HoldRelease(String last, String nested, String countHeld) {}
 }

@@ -1,8 +1,12 @@
 package dev.locksmith.jdbc.internal;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What differs between the databases the JDBC store runs on: how to read the database clock, how to
@@ -108,6 +112,32 @@ public enum SqlDialect {
   /** The classpath resource holding this dialect's DDL. */
   public String ddlResource() {
     return "/dev/locksmith/jdbc/ddl/" + id + ".sql";
+  }
+
+  /**
+   * The statements that create {@code table} and {@code readers} (qualified, validated names) if
+   * missing, separated by {@code ;}, from {@link #ddlResource()}.
+   */
+  public String ddl(String table, String readers) {
+    try (InputStream in = SqlDialect.class.getResourceAsStream(ddlResource())) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + ddlResource());
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8)
+          .replaceAll("(?m)^--.*$", "")
+          .replace("${table}", table)
+          .replace("${readers}", readers);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read " + ddlResource(), e);
+    }
+  }
+
+  /**
+   * A query whose one value is NULL when the database keeps its rows in memory only (and forgets
+   * them, with the fencing tokens, when it closes); null for databases that always keep them.
+   */
+  public @Nullable String inMemoryProbe() {
+    return this == H2 ? "SELECT DATABASE_PATH()" : null;
   }
 
   /**

@@ -1,4 +1,7 @@
-/** Internals of the JDBC lock store: its SQL dialects and statements. Not an API. */
+/**
+ * Internals of the JDBC lock store: its SQL dialects, statements and rows, and its database access.
+ * Not an API.
+ */
 @NullMarked
 package dev.locksmith.jdbc.internal;
 
