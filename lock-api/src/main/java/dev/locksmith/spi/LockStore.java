@@ -35,8 +35,8 @@ import java.util.Set;
  *
  * <p><b>Interrupts.</b> {@code extend}, {@code release} and {@code read} are called with the
  * caller's interrupt flag set aside; {@code tryAcquire}, {@link WaitQueue#enqueue} and a queued
- * attempt's {@link QueuedAttempt#poll() poll} and {@link QueuedAttempt#awaitChange awaitChange}
- * may be interrupted mid-call (a cancelled acquire) and may then throw: the engine undoes an acquire of
+ * attempt's {@link QueuedAttempt#poll() poll} and {@link QueuedAttempt#awaitChange awaitChange} may
+ * be interrupted mid-call (a cancelled acquire) and may then throw: the engine undoes an acquire of
  * unknown outcome. Names and owners arrive validated.
  *
  * <p>{@code lock-tck}'s README ("Writing a store: what the SPI means") lists these semantics with
