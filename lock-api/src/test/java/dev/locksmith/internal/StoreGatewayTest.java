@@ -14,7 +14,6 @@ import dev.locksmith.spi.StoreTiming;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
@@ -98,7 +97,7 @@ class StoreGatewayTest {
     store.readFailure = () -> new UncheckedIOException(new IOException(new TimeoutException()));
     assertThatThrownBy(() -> gateway.read(KEY))
         .hasMessageContaining(StoreFailure.TIMED_OUT.description());
-    store.readFailure = () -> new SQLException("syntax error");
+    store.readFailure = () -> new IllegalStateException("syntax error");
     assertThatThrownBy(() -> gateway.read(KEY))
         .hasMessageContaining(StoreFailure.UNCLASSIFIED.description());
     LockStoreException own = new LockStoreException("this connection is closed");

@@ -165,11 +165,6 @@ public final class RedisLockStore implements LockStore {
     }
   }
 
-  /** The key layout (for tools and tests that inspect the server). */
-  public KeyLayout layout() {
-    return layout;
-  }
-
   @Override
   public String keyPrefix() {
     return layout.prefix();
