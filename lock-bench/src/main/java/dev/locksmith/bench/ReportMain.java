@@ -507,6 +507,14 @@ public final class ReportMain {
         }
       }
     }
+    // A store found through its fixture has targets the list above does not know.
+    Set<String> others = new TreeSet<>();
+    jmh.values().forEach(m -> others.addAll(m.keySet()));
+    for (String id : others) {
+      if (id.startsWith(store + "/") && !out.contains(id)) {
+        out.add(id);
+      }
+    }
     return out;
   }
 

@@ -22,15 +22,15 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A newcomer's first {@code locksmith compare}: every store this machine can start (redis-server
- * and memcached must be on the PATH, as {@code scripts/test} ensures), run once, then checked for
- * what the user sees: exit code, standard error, the table at 100 columns, and the HTML report.
+ * A newcomer's first {@code locksmith compare}: every store this machine can start (redis-server,
+ * memcached and etcd must be on the PATH, as {@code scripts/test} ensures), run once, then checked
+ * for what the user sees: exit code, standard error, the table at 100 columns, and the HTML report.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CompareFirstRunTest {
 
   private static final List<String> STORES =
-      List.of("h2", "mem", "memcached", "redis", "zookeeper");
+      List.of("etcd", "h2", "mem", "memcached", "redis", "zookeeper");
 
   private int code;
   private String stdout;
@@ -99,7 +99,7 @@ class CompareFirstRunTest {
   void crashCellSaysHowTheHolderDied() {
     Map<String, String> crash = row("crashed holder");
     assertThat(crash.get("mem")).contains("inside this JVM");
-    for (String separate : List.of("h2", "zookeeper", "redis", "memcached")) {
+    for (String separate : List.of("etcd", "h2", "zookeeper", "redis", "memcached")) {
       assertThat(crash.get(separate)).as(separate).contains("separate JVM", "SIGKILL");
     }
   }

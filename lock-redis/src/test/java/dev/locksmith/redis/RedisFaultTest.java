@@ -10,7 +10,7 @@ import dev.locksmith.LeaseLostException;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.LockStoreException;
-import dev.locksmith.internal.EngineClient;
+import dev.locksmith.tck.fixture.ClientCrash;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +45,7 @@ class RedisFaultTest {
     LockClient other = track(LockClient.open(redis.uri()));
     holder.lock("job").withLeaseTime(Duration.ofMillis(800)).acquire(Duration.ZERO);
     long crashed = System.nanoTime();
-    ((EngineClient) holder).crash();
+    ClientCrash.crash(holder);
     assertThat(other.lock("job").tryAcquire()).isEmpty();
     Lease next = other.lock("job").acquire(Duration.ofSeconds(5));
     long after = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - crashed);

@@ -141,7 +141,7 @@ class RedlockTest {
             LockOptions.builder().leaseTime(Duration.ofMillis(800)).build());
     LockClient other = client("");
     holder.lock("crash").acquire(Duration.ZERO);
-    ((dev.locksmith.internal.EngineClient) holder).crash();
+    dev.locksmith.tck.fixture.ClientCrash.crash(holder);
     assertThat(other.lock("crash").tryAcquire()).isEmpty();
     other.lock("crash").acquire(Duration.ofSeconds(5)).release();
   }
