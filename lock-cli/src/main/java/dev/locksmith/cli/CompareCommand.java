@@ -27,7 +27,8 @@ import picocli.CommandLine.Option;
       "%nThe scenarios: capabilities, uncontended and hand-off latency, a crashed holder, the"
           + " store paused and restarted, a skewed client clock, a release after expiry. With no"
           + " --stores or --uri it starts every store available here on free loopback ports"
-          + " (redis and memcached need their server binaries on the PATH) and stops them"
+          + " (every store whose fixture is on the class path; one that needs a server binary"
+          + " missing here is skipped, saying which) and stops them"
           + " afterwards. Also writes compare.md and compare.html (with latency charts) into"
           + " --out."
     },
