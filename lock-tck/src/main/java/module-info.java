@@ -17,6 +17,8 @@ open module dev.locksmith.tck {
   exports dev.locksmith.tck;
   exports dev.locksmith.tck.broken;
   exports dev.locksmith.tck.fixture;
+  exports dev.locksmith.tck.internal to
+      dev.locksmith.cli;
 
   uses dev.locksmith.tck.fixture.StoreFixture;
 

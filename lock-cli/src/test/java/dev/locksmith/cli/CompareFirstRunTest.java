@@ -73,7 +73,7 @@ class CompareFirstRunTest {
   void comparesEveryStore() {
     assertThat(code).as(stdout + stderr).isZero();
     assertThat(stdout).doesNotContain("skipping");
-    assertThat(markdown).contains("| | mem | h2 | zookeeper | redis | memcached |");
+    assertThat(markdown).contains("| | " + String.join(" | ", STORES) + " |");
   }
 
   @Test

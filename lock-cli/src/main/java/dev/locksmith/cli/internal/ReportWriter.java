@@ -407,26 +407,25 @@ public final class ReportWriter {
     return v >= 1 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%s", v);
   }
 
-  /** The caveats (from the {@code caveats.md} resource) of the stores in this comparison. */
+  /**
+   * The caveats of the stores in this comparison: each store's module ships its own, as the
+   * resource {@code META-INF/locksmith/caveats/NAME.md} (in its fixtures jar), so a store added
+   * from outside brings its caveats along. A store without one is listed as saying nothing.
+   */
   private String caveats() {
-    String all;
-    try (var in = ReportWriter.class.getResourceAsStream("/dev/locksmith/cli/caveats.md")) {
-      if (in == null) {
-        return "";
-      }
-      all = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      return "";
-    }
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
     StringBuilder sb = new StringBuilder();
-    for (String section : all.split("(?m)^### ")) {
-      int nl = section.indexOf('\n');
-      if (nl < 0) {
-        continue;
+    for (StoreReport r : reports) {
+      String text = null;
+      try (var in = loader.getResourceAsStream("META-INF/locksmith/caveats/" + r.name + ".md")) {
+        if (in != null) {
+          text = new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+        }
+      } catch (IOException e) {
+        text = null;
       }
-      String store = section.substring(0, nl).trim();
-      if (reports.stream().anyMatch(r -> r.name.equals(store))) {
-        sb.append("### ").append(section.strip()).append("\n\n");
+      if (text != null && !text.isEmpty()) {
+        sb.append("### ").append(r.name).append('\n').append(text).append("\n\n");
       }
     }
     return sb.toString();
