@@ -238,6 +238,7 @@ public final class LockUri {
    *     fragment and showing {@code example}
    */
   public Authority serversOnly(int defaultPort, String example) {
+    java.util.Objects.requireNonNull(example, "example must not be null");
     Authority authority = authority(defaultPort);
     if (!authority.path().isEmpty() && !authority.path().equals("/")
         || authority.fragment() != null) {
@@ -259,6 +260,7 @@ public final class LockUri {
    * @throws IllegalArgumentException if the option is malformed or out of range
    */
   public java.time.Duration operationTimeout(java.time.Duration defaultValue) {
+    java.util.Objects.requireNonNull(defaultValue, "defaultValue must not be null");
     return durationOption(
         OPERATION_TIMEOUT,
         defaultValue,

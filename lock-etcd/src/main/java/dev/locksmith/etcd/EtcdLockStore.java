@@ -20,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link LockStore} on etcd v3: each hold is a key attached to an etcd lease of its own, and the
@@ -155,7 +154,10 @@ public final class EtcdLockStore implements LockStore {
         }
         HoldRecord record = decode(held, key);
         if (!record.owner().equals(owner)) {
-          return Acquisition.busy(retryHint(held, record));
+          // The hint is the holder's whole lease: never shorter than what is left of it, and a
+          // lookup of the remaining time (lease/timetolive) would cost every busy poll a round trip
+          // while the engine's own back-off is far below a second anyway.
+          return Acquisition.busy(Duration.ofSeconds(record.ttl()));
         }
         // Re-entry: move the key onto the new lease, so the lease restarts at leaseTime; the
         // create revision (the token) stays. Once this is sent the lease may carry the owner's
@@ -176,23 +178,6 @@ public final class EtcdLockStore implements LockStore {
         etcd.revokeInBackground(lease);
       }
     }
-  }
-
-  /**
-   * How long the holder's lease may last: etcd's remaining whole seconds plus one (it rounds down),
-   * at most the hold's TTL; none if the lease just ended.
-   */
-  private @Nullable Duration retryHint(KeyValue held, HoldRecord record) {
-    if (held.lease() == 0) {
-      return null;
-    }
-    long left;
-    try {
-      left = etcd.timeToLive(held.lease());
-    } catch (LockStoreException e) {
-      return null; // The lock was found busy; only the hint is missing.
-    }
-    return left < 0 ? null : Duration.ofSeconds(Math.min(left + 1, record.ttl()));
   }
 
   @Override
