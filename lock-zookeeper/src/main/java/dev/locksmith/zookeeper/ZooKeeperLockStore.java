@@ -16,6 +16,7 @@ import dev.locksmith.spi.StoreFailure;
 import dev.locksmith.spi.StoreListener;
 import dev.locksmith.spi.WaitQueue;
 import dev.locksmith.zookeeper.internal.GrantedAttempt;
+import dev.locksmith.zookeeper.internal.HoldWatch;
 import dev.locksmith.zookeeper.internal.Holds;
 import dev.locksmith.zookeeper.internal.Holds.Hold;
 import dev.locksmith.zookeeper.internal.LockNodes;
@@ -220,17 +221,20 @@ public final class ZooKeeperLockStore implements LockStore {
           if (nested != null) {
             return Acquisition.acquired(nested.token(), nested.count());
           }
-          // Round trips: create our node (1 write), list the queue once (1 read) to see whether
-          // anything precedes it, and only if it does not hold, delete it again (1 write).
+          // Round trips: create our node (1 write), list the queue once (1 read, which also sets
+          // the hold's watch) to see whether anything precedes it, and only if it does not hold,
+          // delete it again (1 write).
           OwnNode node = queue.create(key, owner);
+          HoldWatch watch = slot.watchFor(node);
           Hold hold = null;
           try {
-            Look look = queue.look(key, owner, node);
+            Look look = queue.look(key, owner, node, watch);
             if (look.blocker() == null) {
-              hold = queue.grant(slot, key, node, look.queue());
+              hold = queue.grant(slot, key, node, look, watch);
             }
           } finally {
             if (hold == null) {
+              watch.end();
               queue.deleteQuietly(node.path()); // Not granted: leave no orphan in the queue.
             }
           }
@@ -252,10 +256,12 @@ public final class ZooKeeperLockStore implements LockStore {
           // create + getChildren; a node that waits keeps what the listing told (its blocker), so
           // the first awaitChange only sets a watch on that node.
           OwnNode node = queue.create(key, owner);
+          HoldWatch watch = slot.watchFor(node);
           Look look;
           try {
-            look = queue.look(key, owner, node);
+            look = queue.look(key, owner, node, watch);
           } catch (InterruptedException | KeeperException.ConnectionLossException e) {
+            watch.end();
             if (e instanceof InterruptedException) {
               // Swallowed: the engine must still see the interrupt, end the wait and close us.
               Thread.currentThread().interrupt();
@@ -263,17 +269,20 @@ public final class ZooKeeperLockStore implements LockStore {
             // Our node stands in the queue: keep the place and let the place look again.
             return new QueuePlace(queue, holds, key, owner, node, null);
           } catch (Exception e) {
+            watch.end();
             queue.deleteQuietly(node.path()); // Not granted: leave no orphan in the queue.
             throw e;
           }
           if (look.blocker() != null) {
+            watch.end(); // A later grant watches the node itself.
             return new QueuePlace(queue, holds, key, owner, node, look.blocker());
           }
           Hold hold = null;
           try {
-            hold = queue.grant(slot, key, node, look.queue());
+            hold = queue.grant(slot, key, node, look, watch);
           } finally {
             if (hold == null) {
+              watch.end();
               queue.deleteQuietly(node.path());
             }
           }

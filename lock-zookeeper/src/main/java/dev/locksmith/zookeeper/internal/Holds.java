@@ -132,16 +132,34 @@ public final class Holds {
     }
 
     /**
+     * A watch for a hold of {@code node}, to be set by the listing that may grant it ({@link
+     * HoldWatch#asChildWatcher()}) and passed to {@link #grant(LockQueue.OwnNode, long,
+     * HoldWatch)}, or ended if the listing did not grant.
+     */
+    public HoldWatch watchFor(LockQueue.OwnNode node) {
+      String path = node.path();
+      String reason = "its lock node " + path + " was deleted by another ZooKeeper client";
+      return new HoldWatch(curator, path, () -> deleted(path, reason));
+    }
+
+    /**
      * Records that {@code node} holds the lock with {@code token}, and watches the node so that its
      * deletion by anyone else is reported.
      */
     public Hold grant(LockQueue.OwnNode node, long token) {
-      String path = node.path();
-      String reason = "its lock node " + path + " was deleted by another ZooKeeper client";
-      HoldWatch watch = new HoldWatch(curator, path, () -> deleted(path, reason));
-      Hold h = new Hold(path, token, node.session(), watch);
+      HoldWatch watch = watchFor(node);
+      watch.arm();
+      return grant(node, token, watch);
+    }
+
+    /**
+     * Records that {@code node} holds the lock with {@code token}, its deletion watched by {@code
+     * watch}, which is set already.
+     */
+    public Hold grant(LockQueue.OwnNode node, long token, HoldWatch watch) {
+      Hold h = new Hold(node.path(), token, node.session(), watch);
       hold = h;
-      watch.arm(); // Last: the hold is recorded by the time a deletion can be reported.
+      watch.start(); // Last: the hold is recorded by the time a deletion can be reported.
       return h;
     }
 

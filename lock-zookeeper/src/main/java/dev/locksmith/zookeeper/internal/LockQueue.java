@@ -136,6 +136,16 @@ public final class LockQueue {
     }
   }
 
+  private List<QueueNode> list(LockKey key, HoldWatch watch) throws Exception {
+    try {
+      List<String> children =
+          curator.getChildren().usingWatcher(watch.asChildWatcher()).forPath(path(key));
+      return LockNodes.queue(children, key.mode());
+    } catch (KeeperException.NoNodeException e) {
+      return List.of();
+    }
+  }
+
   /** {@code node} as listed in {@code queue}, or null if it is not there (any more). */
   public static @Nullable QueueNode find(List<QueueNode> queue, OwnNode node) {
     for (QueueNode n : queue) {
@@ -147,12 +157,14 @@ public final class LockQueue {
   }
 
   /**
-   * Lists {@code key}'s queue once and finds what {@code node}, just created, waits for.
+   * Lists {@code key}'s queue once and finds what {@code node}, just created, waits for. The
+   * listing sets {@code watch} on the queue, so that a hold it grants is watched at no extra round
+   * trip (see {@link HoldWatch}); the caller ends the watch if it does not grant.
    *
    * @throws LockStoreException if the node is not in the listing
    */
-  public Look look(LockKey key, String owner, OwnNode node) throws Exception {
-    List<QueueNode> queue = list(key);
+  public Look look(LockKey key, String owner, OwnNode node, HoldWatch watch) throws Exception {
+    List<QueueNode> queue = list(key, watch);
     QueueNode mine = find(queue, node);
     if (mine == null) {
       throw new LockStoreException(
@@ -209,6 +221,15 @@ public final class LockQueue {
   public Holds.Hold grant(Holds.Slot slot, LockKey key, OwnNode node, List<QueueNode> queue)
       throws Exception {
     return slot.grant(node, token(key, node, queue));
+  }
+
+  /**
+   * As {@link #grant(Holds.Slot, LockKey, OwnNode, List)}, from the listing that set {@code watch}
+   * ({@link #look}).
+   */
+  public Holds.Hold grant(Holds.Slot slot, LockKey key, OwnNode node, Look look, HoldWatch watch)
+      throws Exception {
+    return slot.grant(node, token(key, node, look.queue()), watch);
   }
 
   /**
