@@ -39,6 +39,8 @@ class ReportMainTest {
             + ","
             + jmhRun("oneThread", "redis/raw", 1000, 1000, 1000)
             + ","
+            + jmhRun("oneThread", "redis/raw-fenced", 1200, 1200, 1200)
+            + ","
             + jmhRun("oneThread", "redis/redisson", 500, 800, 900)
             + ","
             + jmhRun("oneThread", "h2/locksmith", 25000, 26000, 27000)
@@ -48,6 +50,9 @@ class ReportMainTest {
     assertThat(md)
         .contains(
             "Redis: Locksmith ≥ 0.9× the raw pair (SET NX PX + EVAL), 1 thread | 1.00× [0.90–1.10] | MET")
+        .contains(
+            "Redis, the same work (fencing token, reentrant hold) on bare Lettuce: Locksmith ≥ 0.9×"
+                + " raw-fenced, 1 thread | 0.83× [0.75–0.92] | **MISSED**")
         .contains(
             "Redis: Locksmith ≥ 1.4× Redisson RLock, 1 thread | 1.25× [1.00–2.20] | **MISSED**")
         .contains(

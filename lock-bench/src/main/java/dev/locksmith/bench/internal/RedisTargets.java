@@ -147,6 +147,95 @@ final class RedisTargets {
     }
   }
 
+  /**
+   * The same work as Locksmith's Redis store on bare Lettuce, to show what fencing and reentrancy
+   * cost against {@link Raw}: one {@code EVALSHA} to acquire that draws a fencing token ({@code
+   * INCR} of a counter that never expires) and records the owner's hold count and token in a hash
+   * with a {@code PX} expiry, and one {@code EVALSHA} to release that counts a nested hold down or
+   * deletes the hash (publishing when a waiter subscribed). One shared connection.
+   */
+  static final class RawFenced implements LockTarget {
+    private static final String ACQUIRE =
+        "if redis.call('exists', KEYS[1]) == 0 then\n"
+            + "  local t = redis.call('incr', KEYS[2])\n"
+            + "  redis.call('hset', KEYS[1], ARGV[1], 1, 'token', t)\n"
+            + "  redis.call('pexpire', KEYS[1], ARGV[2])\n"
+            + "  return t\n"
+            + "end\n"
+            + "if redis.call('hexists', KEYS[1], ARGV[1]) == 1 then\n"
+            + "  redis.call('hincrby', KEYS[1], ARGV[1], 1)\n"
+            + "  redis.call('pexpire', KEYS[1], ARGV[2])\n"
+            + "  return tonumber(redis.call('hget', KEYS[1], 'token'))\n"
+            + "end\n"
+            + "return -1";
+    private static final String RELEASE =
+        "local n = redis.call('hget', KEYS[1], ARGV[1])\n"
+            + "if not n then return 0 end\n"
+            + "if tonumber(n) > 1 then\n"
+            + "  redis.call('hincrby', KEYS[1], ARGV[1], -1)\n"
+            + "  return 1\n"
+            + "end\n"
+            + "redis.call('del', KEYS[1])\n"
+            + "if redis.call('pubsub', 'numsub', KEYS[1] .. ':released')[2] > 0 then\n"
+            + "  redis.call('publish', KEYS[1] .. ':released', 'released')\n"
+            + "end\n"
+            + "return 2";
+
+    private final RedisClient client;
+    private final StatefulRedisConnection<String, String> connection;
+    private final RedisCommands<String, String> redis;
+    private final String acquireSha;
+    private final String releaseSha;
+    private final String owner = UUID.randomUUID().toString();
+
+    RawFenced(String hostPort) {
+      client = RedisClient.create(RedisURI.create("redis://" + hostPort));
+      connection = client.connect();
+      redis = connection.sync();
+      acquireSha = redis.scriptLoad(ACQUIRE);
+      releaseSha = redis.scriptLoad(RELEASE);
+    }
+
+    @Override
+    public String id() {
+      return "redis/raw-fenced";
+    }
+
+    @Override
+    public Held acquire(String name) throws Exception {
+      // Both keys in one hash slot, as a cluster needs.
+      String[] keys = {"raw-fenced:{" + name + "}", "raw-fenced:{" + name + "}:fence"};
+      return Waits.retry(
+          keys[0],
+          () -> {
+            Long token = redis.evalsha(acquireSha, ScriptOutputType.INTEGER, keys, owner, "30000");
+            if (token == null || token < 0) {
+              return null;
+            }
+            return () -> {
+              Long released =
+                  redis.evalsha(
+                      releaseSha, ScriptOutputType.INTEGER, new String[] {keys[0]}, owner);
+              if (released == null || released == 0L) {
+                throw new IllegalStateException(
+                    "raw fenced Redis lock " + keys[0] + " was not held");
+              }
+            };
+          });
+    }
+
+    @Override
+    public boolean blocking() {
+      return false;
+    }
+
+    @Override
+    public void close() {
+      connection.close();
+      client.shutdown();
+    }
+  }
+
   /** Redisson's {@code RLock} with its defaults (lock watchdog, pub/sub wake-ups). */
   static final class RedissonLock implements LockTarget {
     private final RedissonClient redisson;

@@ -17,11 +17,13 @@ public final class Targets {
       List.of(
           "redis/locksmith",
           "redis/raw",
+          "redis/raw-fenced",
           "redis/redisson",
           "redis/spring",
           "memcached/locksmith",
           "memcached/locksmith-unfenced",
           "memcached/raw",
+          "memcached/raw-fenced",
           "zookeeper/locksmith",
           "zookeeper/raw",
           "zookeeper/curator",
@@ -96,12 +98,16 @@ public final class Targets {
     switch (id) {
       case "redis/raw":
         return new RedisTargets.Raw(Servers.redis());
+      case "redis/raw-fenced":
+        return new RedisTargets.RawFenced(Servers.redis());
       case "redis/redisson":
         return new RedisTargets.RedissonLock(Servers.redis());
       case "redis/spring":
         return new RedisTargets.SpringRegistry(Servers.redis());
       case "memcached/raw":
         return new MemcachedTargets.Raw(Servers.memcached());
+      case "memcached/raw-fenced":
+        return new MemcachedTargets.RawFenced(Servers.memcached());
       case "zookeeper/raw":
         return new ZooKeeperTargets.Raw(Servers.zookeeper());
       case "zookeeper/curator":
