@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Predicate;
 import net.spy.memcached.CASResponse;
 import net.spy.memcached.CASValue;
 import net.spy.memcached.ConnectionFactoryBuilder;
@@ -54,6 +55,22 @@ final class MemcachedTargets {
   }
 
   /**
+   * Releases the lock at {@code key}: {@code gets} to check that {@code ours} accepts its value,
+   * then {@code delete} of exactly that version (its CAS value).
+   */
+  static void deleteOwn(
+      MemcachedClient client, Transcoder<Object> transcoder, String key, Predicate<Object> ours)
+      throws Exception {
+    CASValue<Object> current = client.gets(key, transcoder);
+    if (current == null || !ours.test(current.getValue())) {
+      throw new IllegalStateException("raw memcached lock " + key + " was not held");
+    }
+    if (!client.delete(key, current.getCas()).get()) {
+      throw new IllegalStateException("raw memcached lock " + key + " changed meanwhile");
+    }
+  }
+
+  /**
    * The fewest round trips of a correct memcached lock on bare spymemcached (binary protocol):
    * {@code add} with an expiry to acquire; {@code gets} then {@code delete} with the CAS value to
    * release only the lock this owner holds.
@@ -81,15 +98,7 @@ final class MemcachedTargets {
             if (!client.add(key, 30, owner, transcoder).get()) {
               return null;
             }
-            return () -> {
-              CASValue<Object> current = client.gets(key, transcoder);
-              if (current == null || !owner.equals(current.getValue())) {
-                throw new IllegalStateException("raw memcached lock " + key + " was not held");
-              }
-              if (!client.delete(key, current.getCas()).get()) {
-                throw new IllegalStateException("raw memcached lock " + key + " changed meanwhile");
-              }
-            };
+            return () -> deleteOwn(client, transcoder, key, owner::equals);
           });
     }
 
@@ -142,17 +151,8 @@ final class MemcachedTargets {
             if (written != CASResponse.OK) {
               throw new IllegalStateException("raw fenced memcached lock " + key + " was lost");
             }
-            return () -> {
-              CASValue<Object> current = client.gets(key, transcoder);
-              if (current == null || !current.getValue().toString().startsWith(owner + " ")) {
-                throw new IllegalStateException(
-                    "raw fenced memcached lock " + key + " was not held");
-              }
-              if (!client.delete(key, current.getCas()).get()) {
-                throw new IllegalStateException(
-                    "raw fenced memcached lock " + key + " changed meanwhile");
-              }
-            };
+            String mine = owner + " ";
+            return () -> deleteOwn(client, transcoder, key, v -> v.toString().startsWith(mine));
           });
     }
 
