@@ -35,10 +35,10 @@ final class StoreGateway {
     T call() throws Exception;
   }
 
-  private final LockStore store;
-  private final String storeName;
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
+  private final LockStore store;
+  private final String storeName;
   private final Duration granularity;
   private final boolean granularityDividesSecond;
   private final int granularityNanos;

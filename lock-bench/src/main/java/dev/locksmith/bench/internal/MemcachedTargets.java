@@ -15,58 +15,79 @@ import net.spy.memcached.internal.OperationFuture;
 import net.spy.memcached.transcoders.Transcoder;
 import net.spy.memcached.transcoders.WhalinTranscoder;
 
-/** The memcached targets: the raw spymemcached bound. */
+/** The memcached targets: the raw spymemcached bounds, without and with a fencing token. */
 final class MemcachedTargets {
 
   private MemcachedTargets() {}
 
-  /** A client as the raw targets use it: binary protocol, one connection, connected. */
-  static MemcachedClient connect(String hostPort) throws IOException {
-    int colon = hostPort.lastIndexOf(':');
-    MemcachedClient client =
-        new MemcachedClient(
-            new ConnectionFactoryBuilder()
-                .setProtocol(ConnectionFactoryBuilder.Protocol.BINARY)
-                .setFailureMode(FailureMode.Cancel)
-                .setOpTimeout(1000)
-                .setDaemon(true)
-                .build(),
-            List.of(
-                new InetSocketAddress(
-                    hostPort.substring(0, colon),
-                    Integer.parseInt(hostPort.substring(colon + 1)))));
-    // FailureMode.Cancel cancels operations sent before the connection is up (as Locksmith's
-    // provider does, wait for it first).
-    long deadline = System.nanoTime() + 5_000_000_000L;
-    while (client.getAvailableServers().isEmpty()) {
-      if (System.nanoTime() - deadline > 0) {
-        client.shutdown();
-        throw new IOException("memcached at " + hostPort + " is not reachable");
-      }
-      try {
-        Thread.sleep(2);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        client.shutdown();
-        throw new IOException("interrupted while connecting to memcached", e);
-      }
-    }
-    return client;
-  }
-
   /**
-   * Releases the lock at {@code key}: {@code gets} to check that {@code ours} accepts its value,
-   * then {@code delete} of exactly that version (its CAS value).
+   * What both raw chains share: one spymemcached client (binary protocol, one connection), an owner
+   * id for this target, and the owner-checked release.
    */
-  static void deleteOwn(
-      MemcachedClient client, Transcoder<Object> transcoder, String key, Predicate<Object> ours)
-      throws Exception {
-    CASValue<Object> current = client.gets(key, transcoder);
-    if (current == null || !ours.test(current.getValue())) {
-      throw new IllegalStateException("raw memcached lock " + key + " was not held");
+  abstract static class Chain implements LockTarget {
+    final MemcachedClient client;
+    final Transcoder<Object> transcoder = new WhalinTranscoder();
+    final String owner = UUID.randomUUID().toString();
+
+    Chain(String hostPort) throws IOException {
+      client = connect(hostPort);
     }
-    if (!client.delete(key, current.getCas()).get()) {
-      throw new IllegalStateException("raw memcached lock " + key + " changed meanwhile");
+
+    /**
+     * Releases the lock at {@code key}: {@code gets} to check that {@code ours} accepts its value,
+     * then {@code delete} of exactly that version (its CAS value).
+     */
+    final void deleteOwn(String key, Predicate<Object> ours) throws Exception {
+      CASValue<Object> current = client.gets(key, transcoder);
+      if (current == null || !ours.test(current.getValue())) {
+        throw new IllegalStateException(id() + " lock " + key + " was not held");
+      }
+      if (!client.delete(key, current.getCas()).get()) {
+        throw new IllegalStateException(id() + " lock " + key + " changed meanwhile");
+      }
+    }
+
+    @Override
+    public final boolean blocking() {
+      return false;
+    }
+
+    @Override
+    public final void close() {
+      client.shutdown();
+    }
+
+    private static MemcachedClient connect(String hostPort) throws IOException {
+      int colon = hostPort.lastIndexOf(':');
+      MemcachedClient client =
+          new MemcachedClient(
+              new ConnectionFactoryBuilder()
+                  .setProtocol(ConnectionFactoryBuilder.Protocol.BINARY)
+                  .setFailureMode(FailureMode.Cancel)
+                  .setOpTimeout(1000)
+                  .setDaemon(true)
+                  .build(),
+              List.of(
+                  new InetSocketAddress(
+                      hostPort.substring(0, colon),
+                      Integer.parseInt(hostPort.substring(colon + 1)))));
+      // FailureMode.Cancel cancels operations sent before the connection is up (as Locksmith's
+      // provider does, wait for it first).
+      long deadline = System.nanoTime() + 5_000_000_000L;
+      while (client.getAvailableServers().isEmpty()) {
+        if (System.nanoTime() - deadline > 0) {
+          client.shutdown();
+          throw new IOException("memcached at " + hostPort + " is not reachable");
+        }
+        try {
+          Thread.sleep(2);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          client.shutdown();
+          throw new IOException("interrupted while connecting to memcached", e);
+        }
+      }
+      return client;
     }
   }
 
@@ -75,13 +96,9 @@ final class MemcachedTargets {
    * {@code add} with an expiry to acquire; {@code gets} then {@code delete} with the CAS value to
    * release only the lock this owner holds.
    */
-  static final class Raw implements LockTarget {
-    private final MemcachedClient client;
-    private final Transcoder<Object> transcoder = new WhalinTranscoder();
-    private final String owner = UUID.randomUUID().toString();
-
+  static final class Raw extends Chain {
     Raw(String hostPort) throws IOException {
-      client = connect(hostPort);
+      super(hostPort);
     }
 
     @Override
@@ -98,18 +115,8 @@ final class MemcachedTargets {
             if (!client.add(key, 30, owner, transcoder).get()) {
               return null;
             }
-            return () -> deleteOwn(client, transcoder, key, owner::equals);
+            return () -> deleteOwn(key, owner::equals);
           });
-    }
-
-    @Override
-    public boolean blocking() {
-      return false;
-    }
-
-    @Override
-    public void close() {
-      client.shutdown();
     }
   }
 
@@ -120,13 +127,9 @@ final class MemcachedTargets {
    * {@code cas} that writes the token into the item (so a reentrant acquire could return it), then
    * {@code gets} and {@code delete} with the CAS value to release.
    */
-  static final class RawFenced implements LockTarget {
-    private final MemcachedClient client;
-    private final Transcoder<Object> transcoder = new WhalinTranscoder();
-    private final String owner = UUID.randomUUID().toString();
-
+  static final class RawFenced extends Chain {
     RawFenced(String hostPort) throws IOException {
-      client = connect(hostPort);
+      super(hostPort);
     }
 
     @Override
@@ -149,21 +152,11 @@ final class MemcachedTargets {
             CASResponse written =
                 client.cas(key, add.getCas(), 30, owner + " " + token, transcoder);
             if (written != CASResponse.OK) {
-              throw new IllegalStateException("raw fenced memcached lock " + key + " was lost");
+              throw new IllegalStateException(id() + " lock " + key + " was lost");
             }
             String mine = owner + " ";
-            return () -> deleteOwn(client, transcoder, key, v -> v.toString().startsWith(mine));
+            return () -> deleteOwn(key, v -> v.toString().startsWith(mine));
           });
-    }
-
-    @Override
-    public boolean blocking() {
-      return false;
-    }
-
-    @Override
-    public void close() {
-      client.shutdown();
     }
   }
 }

@@ -129,17 +129,16 @@ public final class LockQueue {
 
   /** {@code key}'s queue in order; empty if its parent does not exist. */
   public List<QueueNode> list(LockKey key) throws Exception {
-    try {
-      return LockNodes.queue(curator.getChildren().forPath(path(key)), key.mode());
-    } catch (KeeperException.NoNodeException e) {
-      return List.of();
-    }
+    return list(key, null);
   }
 
-  private List<QueueNode> list(LockKey key, HoldWatch watch) throws Exception {
+  /** As {@link #list(LockKey)}, setting {@code watch} (if not null) on the queue's children. */
+  private List<QueueNode> list(LockKey key, @Nullable HoldWatch watch) throws Exception {
     try {
       List<String> children =
-          curator.getChildren().usingWatcher(watch.asChildWatcher()).forPath(path(key));
+          watch == null
+              ? curator.getChildren().forPath(path(key))
+              : curator.getChildren().usingWatcher(watch.asChildWatcher()).forPath(path(key));
       return LockNodes.queue(children, key.mode());
     } catch (KeeperException.NoNodeException e) {
       return List.of();
