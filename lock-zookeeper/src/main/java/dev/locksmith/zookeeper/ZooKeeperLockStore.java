@@ -16,7 +16,6 @@ import dev.locksmith.spi.StoreFailure;
 import dev.locksmith.spi.StoreListener;
 import dev.locksmith.spi.WaitQueue;
 import dev.locksmith.zookeeper.internal.GrantedAttempt;
-import dev.locksmith.zookeeper.internal.HoldWatch;
 import dev.locksmith.zookeeper.internal.Holds;
 import dev.locksmith.zookeeper.internal.Holds.Hold;
 import dev.locksmith.zookeeper.internal.LockNodes;
@@ -61,10 +60,12 @@ import org.jspecify.annotations.Nullable;
  *       StoreListener#resumed()}, {@code LOST} or a new session → {@link
  *       StoreListener#sessionLost}. A holder paused for longer than the session timeout may still
  *       believe it holds: use fencing tokens.
- *   <li><b>Deleted nodes.</b> A watch on every held node reports its deletion by anyone but this
- *       store (an operator, a client with an open ACL) at once through {@link
- *       StoreListener#holdLost}, for every hold of that owner on that lock; the store's own release
- *       and close are never reported.
+ *   <li><b>Deleted nodes.</b> A watch on every node held longer than {@code Holds.WATCH_DELAY} (100
+ *       ms) reports its deletion by anyone but this store (an operator, a client with an open ACL)
+ *       through {@link StoreListener#holdLost}, for every hold of that owner on that lock, within
+ *       that delay and a round trip; the store's own release and close are never reported. Shorter
+ *       holds are not watched (a watch on a node its holder deletes costs a notification per
+ *       release); their release finds a deleted node gone and says so.
  *   <li><b>Fencing.</b> The token is the {@code czxid} (creation transaction id) of the holder's
  *       node: it increases across the ensemble and across restarts and parent re-creation, unlike
  *       the sequence suffix. A read hold's token is the last writer's token (kept in the parent's
@@ -221,20 +222,17 @@ public final class ZooKeeperLockStore implements LockStore {
           if (nested != null) {
             return Acquisition.acquired(nested.token(), nested.count());
           }
-          // Round trips: create our node (1 write), list the queue once (1 read, which also sets
-          // the hold's watch) to see whether anything precedes it, and only if it does not hold,
-          // delete it again (1 write).
+          // Round trips: create our node (1 write), list the queue once (1 read) to see whether
+          // anything precedes it, and only if it does not hold, delete it again (1 write).
           OwnNode node = queue.create(key, owner);
-          HoldWatch watch = slot.watchFor(node);
           Hold hold = null;
           try {
-            Look look = queue.look(key, owner, node, watch);
+            Look look = queue.look(key, owner, node);
             if (look.blocker() == null) {
-              hold = queue.grant(slot, key, node, look, watch);
+              hold = queue.grant(slot, key, node, look.queue());
             }
           } finally {
             if (hold == null) {
-              watch.end();
               queue.deleteQuietly(node.path()); // Not granted: leave no orphan in the queue.
             }
           }
@@ -256,12 +254,10 @@ public final class ZooKeeperLockStore implements LockStore {
           // create + getChildren; a node that waits keeps what the listing told (its blocker), so
           // the first awaitChange only sets a watch on that node.
           OwnNode node = queue.create(key, owner);
-          HoldWatch watch = slot.watchFor(node);
           Look look;
           try {
-            look = queue.look(key, owner, node, watch);
+            look = queue.look(key, owner, node);
           } catch (InterruptedException | KeeperException.ConnectionLossException e) {
-            watch.end();
             if (e instanceof InterruptedException) {
               // Swallowed: the engine must still see the interrupt, end the wait and close us.
               Thread.currentThread().interrupt();
@@ -269,20 +265,17 @@ public final class ZooKeeperLockStore implements LockStore {
             // Our node stands in the queue: keep the place and let the place look again.
             return new QueuePlace(queue, holds, key, owner, node, null);
           } catch (Exception e) {
-            watch.end();
             queue.deleteQuietly(node.path()); // Not granted: leave no orphan in the queue.
             throw e;
           }
           if (look.blocker() != null) {
-            watch.end(); // A later grant watches the node itself.
             return new QueuePlace(queue, holds, key, owner, node, look.blocker());
           }
           Hold hold = null;
           try {
-            hold = queue.grant(slot, key, node, look, watch);
+            hold = queue.grant(slot, key, node, look.queue());
           } finally {
             if (hold == null) {
-              watch.end();
               queue.deleteQuietly(node.path());
             }
           }

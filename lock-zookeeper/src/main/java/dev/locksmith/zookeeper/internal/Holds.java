@@ -1,9 +1,12 @@
 package dev.locksmith.zookeeper.internal;
 
 import dev.locksmith.spi.LockKey;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -20,6 +23,11 @@ import org.slf4j.LoggerFactory;
  * grant never interleave, while different owners never wait for each other. A hold of an ended
  * session, or whose node someone else deleted, is dropped when it is next used ({@link
  * Slot#live()}); its loss has been reported by then (by the session's end or the node's watch).
+ *
+ * <p>A hold's node is watched ({@link HoldWatch}) once the hold has lasted {@link #WATCH_DELAY}: a
+ * sweep on the store's event thread arms the watches of the holds granted that long ago and still
+ * held, so that a hold released sooner costs no watch at all. A node deleted by someone else is
+ * thus reported within {@code WATCH_DELAY}, one sweep interval and a round trip.
  */
 public final class Holds {
 
@@ -27,7 +35,18 @@ public final class Holds {
 
   private final CuratorFramework curator;
   private final SessionWatch session;
+
+  /** How long a hold lasts before its node is watched. */
+  public static final Duration WATCH_DELAY = Duration.ofMillis(100);
+
+  private static final Duration SWEEP_INTERVAL = WATCH_DELAY.dividedBy(2);
+
   private final ConcurrentHashMap<HoldId, Slot> slots = new ConcurrentHashMap<>();
+
+  /** Granted holds whose watch is not armed yet, oldest first; read by the sweep alone. */
+  private final ConcurrentLinkedQueue<Hold> unwatched = new ConcurrentLinkedQueue<>();
+
+  private final AtomicBoolean sweepScheduled = new AtomicBoolean();
 
   /** No holds yet, in {@code session} of {@code curator}. */
   public Holds(CuratorFramework curator, SessionWatch session) {
@@ -88,6 +107,33 @@ public final class Holds {
     }
   }
 
+  private void watchLater(Hold hold) {
+    unwatched.add(hold);
+    scheduleSweep(WATCH_DELAY);
+  }
+
+  private void scheduleSweep(Duration delay) {
+    if (sweepScheduled.compareAndSet(false, true)) {
+      session.runAfter(delay, this::sweep);
+    }
+  }
+
+  /** Arms the watches of the holds granted {@link #WATCH_DELAY} ago or earlier. */
+  private void sweep() {
+    // Cleared before looking, so that a hold queued after the look schedules the next sweep.
+    sweepScheduled.set(false);
+    long due = System.nanoTime() - WATCH_DELAY.toNanos();
+    for (Hold h = unwatched.peek(); h != null && h.grantedAt - due <= 0; h = unwatched.peek()) {
+      unwatched.poll();
+      if (h.session == session.id()) { // An ended session's loss is reported already.
+        h.watch.arm(); // Does nothing for a hold its holder has ended meanwhile.
+      }
+    }
+    if (!unwatched.isEmpty()) {
+      scheduleSweep(SWEEP_INTERVAL);
+    }
+  }
+
   /**
    * Forgets every hold and returns the nodes of the current session's, which the caller deletes
    * (their watches are ended first, so that the deletes are not reported as losses).
@@ -102,6 +148,7 @@ public final class Holds {
       }
     }
     slots.clear();
+    unwatched.clear();
     return paths;
   }
 
@@ -132,34 +179,16 @@ public final class Holds {
     }
 
     /**
-     * A watch for a hold of {@code node}, to be set by the listing that may grant it ({@link
-     * HoldWatch#asChildWatcher()}) and passed to {@link #grant(LockQueue.OwnNode, long,
-     * HoldWatch)}, or ended if the listing did not grant.
-     */
-    public HoldWatch watchFor(LockQueue.OwnNode node) {
-      String path = node.path();
-      String reason = "its lock node " + path + " was deleted by another ZooKeeper client";
-      return new HoldWatch(curator, path, () -> deleted(path, reason));
-    }
-
-    /**
-     * Records that {@code node} holds the lock with {@code token}, and watches the node so that its
-     * deletion by anyone else is reported.
+     * Records that {@code node} holds the lock with {@code token}; if the hold lasts {@link
+     * #WATCH_DELAY}, its node is watched so that its deletion by anyone else is reported.
      */
     public Hold grant(LockQueue.OwnNode node, long token) {
-      HoldWatch watch = watchFor(node);
-      watch.arm();
-      return grant(node, token, watch);
-    }
-
-    /**
-     * Records that {@code node} holds the lock with {@code token}, its deletion watched by {@code
-     * watch}, which is set already.
-     */
-    public Hold grant(LockQueue.OwnNode node, long token, HoldWatch watch) {
-      Hold h = new Hold(node.path(), token, node.session(), watch);
+      String path = node.path();
+      String reason = "its lock node " + path + " was deleted by another ZooKeeper client";
+      HoldWatch watch = new HoldWatch(curator, path, () -> deleted(path, reason));
+      Hold h = new Hold(path, token, node.session(), watch);
       hold = h;
-      watch.start(); // Last: the hold is recorded by the time a deletion can be reported.
+      watchLater(h);
       return h;
     }
 
@@ -232,6 +261,7 @@ public final class Holds {
     private final long token;
     private final long session;
     private final HoldWatch watch;
+    private final long grantedAt = System.nanoTime();
     private volatile int count = 1;
 
     private Hold(String path, long token, long session, HoldWatch watch) {

@@ -129,17 +129,8 @@ public final class LockQueue {
 
   /** {@code key}'s queue in order; empty if its parent does not exist. */
   public List<QueueNode> list(LockKey key) throws Exception {
-    return list(key, null);
-  }
-
-  /** As {@link #list(LockKey)}, setting {@code watch} (if not null) on the queue's children. */
-  private List<QueueNode> list(LockKey key, @Nullable HoldWatch watch) throws Exception {
     try {
-      List<String> children =
-          watch == null
-              ? curator.getChildren().forPath(path(key))
-              : curator.getChildren().usingWatcher(watch.asChildWatcher()).forPath(path(key));
-      return LockNodes.queue(children, key.mode());
+      return LockNodes.queue(curator.getChildren().forPath(path(key)), key.mode());
     } catch (KeeperException.NoNodeException e) {
       return List.of();
     }
@@ -156,14 +147,12 @@ public final class LockQueue {
   }
 
   /**
-   * Lists {@code key}'s queue once and finds what {@code node}, just created, waits for. The
-   * listing sets {@code watch} on the queue, so that a hold it grants is watched at no extra round
-   * trip (see {@link HoldWatch}); the caller ends the watch if it does not grant.
+   * Lists {@code key}'s queue once and finds what {@code node}, just created, waits for.
    *
    * @throws LockStoreException if the node is not in the listing
    */
-  public Look look(LockKey key, String owner, OwnNode node, HoldWatch watch) throws Exception {
-    List<QueueNode> queue = list(key, watch);
+  public Look look(LockKey key, String owner, OwnNode node) throws Exception {
+    List<QueueNode> queue = list(key);
     QueueNode mine = find(queue, node);
     if (mine == null) {
       throw new LockStoreException(
@@ -220,15 +209,6 @@ public final class LockQueue {
   public Holds.Hold grant(Holds.Slot slot, LockKey key, OwnNode node, List<QueueNode> queue)
       throws Exception {
     return slot.grant(node, token(key, node, queue));
-  }
-
-  /**
-   * As {@link #grant(Holds.Slot, LockKey, OwnNode, List)}, from the listing that set {@code watch}
-   * ({@link #look}).
-   */
-  public Holds.Hold grant(Holds.Slot slot, LockKey key, OwnNode node, Look look, HoldWatch watch)
-      throws Exception {
-    return slot.grant(node, token(key, node, look.queue()), watch);
   }
 
   /**

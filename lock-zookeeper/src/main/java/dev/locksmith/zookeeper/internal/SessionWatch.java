@@ -5,10 +5,10 @@ import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.SessionEvents;
 import dev.locksmith.spi.StoreListener;
 import java.net.ConnectException;
+import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -52,7 +52,7 @@ public final class SessionWatch implements SessionEvents {
       };
 
   private final CuratorFramework curator;
-  private final ExecutorService events;
+  private final ScheduledThreadPoolExecutor events;
   private final ConnectionStateListener stateListener = this::stateChanged;
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile StoreListener listener = NO_LISTENER;
@@ -63,12 +63,15 @@ public final class SessionWatch implements SessionEvents {
   public SessionWatch(CuratorFramework curator) {
     this.curator = curator;
     this.events =
-        Executors.newSingleThreadExecutor(
+        new ScheduledThreadPoolExecutor(
+            1,
             r -> {
               Thread t = new Thread(r, "locksmith-zookeeper-events");
               t.setDaemon(true);
               return t;
             });
+    // A closed store runs nothing more, not even what was due later.
+    events.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     this.sessionId = id();
   }
 
@@ -102,6 +105,15 @@ public final class SessionWatch implements SessionEvents {
       events.execute(task);
     } catch (RejectedExecutionException e) {
       log.debug("Store closed; dropping an event", e);
+    }
+  }
+
+  /** Runs {@code task} on the event thread after {@code delay}, unless the store is closed. */
+  public void runAfter(Duration delay, Runnable task) {
+    try {
+      events.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      log.debug("Store closed; dropping a delayed task", e);
     }
   }
 
