@@ -30,6 +30,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.apache.curator.drivers.AdvancedTracerDriver;
 import org.apache.curator.drivers.EventTrace;
 import org.apache.curator.drivers.OperationTrace;
@@ -416,17 +417,7 @@ class ZooKeeperLockStoreTest {
     toClose.add(a);
     a.lock("n").acquire(Duration.ofSeconds(5)).release(); // The first one creates the parents.
     List<String> operations = new CopyOnWriteArrayList<>();
-    mine.getZookeeperClient()
-        .setTracerDriver(
-            new AdvancedTracerDriver() {
-              @Override
-              public void addTrace(OperationTrace trace) {
-                operations.add(trace.getName());
-              }
-
-              @Override
-              public void addEvent(EventTrace trace) {}
-            });
+    traceOperations(mine, operations::add);
     List<String> waitedFor =
         List.of(
             "CreateBuilderImpl-Foreground",
@@ -454,19 +445,13 @@ class ZooKeeperLockStoreTest {
     toClose.add(a);
     CuratorFramework admin = curator();
     List<Long> watchedAt = new CopyOnWriteArrayList<>();
-    mine.getZookeeperClient()
-        .setTracerDriver(
-            new AdvancedTracerDriver() {
-              @Override
-              public void addTrace(OperationTrace trace) {
-                if (trace.getName().equals("ExistsBuilderImpl-Background")) {
-                  watchedAt.add(System.nanoTime());
-                }
-              }
-
-              @Override
-              public void addEvent(EventTrace trace) {}
-            });
+    traceOperations(
+        mine,
+        operation -> {
+          if (operation.equals("ExistsBuilderImpl-Background")) {
+            watchedAt.add(System.nanoTime());
+          }
+        });
     long beforeAcquire = System.nanoTime();
     Lease held = a.lock("w").acquire(Duration.ofSeconds(5));
     CountDownLatch lost = new CountDownLatch(1);
@@ -483,6 +468,22 @@ class ZooKeeperLockStoreTest {
         .isTrue();
     assertThat(watchedAt).as("exists requests on the held node").hasSize(1);
     assertThat(held.isValid()).isFalse();
+  }
+
+  /** Passes the name of every request {@code curator} completes to {@code onOperation}. */
+  private static void traceOperations(CuratorFramework curator, Consumer<String> onOperation) {
+    curator
+        .getZookeeperClient()
+        .setTracerDriver(
+            new AdvancedTracerDriver() {
+              @Override
+              public void addTrace(OperationTrace trace) {
+                onOperation.accept(trace.getName());
+              }
+
+              @Override
+              public void addEvent(EventTrace trace) {}
+            });
   }
 
   /**
