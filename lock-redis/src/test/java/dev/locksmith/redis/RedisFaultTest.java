@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.Capability;
+import dev.locksmith.DistributedLock;
 import dev.locksmith.Lease;
 import dev.locksmith.LeaseLostException;
 import dev.locksmith.LockClient;
@@ -51,6 +52,30 @@ class RedisFaultTest {
     long after = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - crashed);
     assertThat(after).isBetween(400L, 2800L);
     next.release();
+  }
+
+  @Test
+  @DisplayName(
+      "a command to a paused server fails after the URI's timeout, also one shorter than the"
+          + " 1 s that bounds the connection handshake")
+  void commandTimeoutShorterThanHandshake() throws Exception {
+    RedisServer redis = track(RedisServer.startVolatile());
+    LockClient client = track(LockClient.open(redis.uri() + "?timeout=100ms"));
+    client.lock("warm").tryAcquire().orElseThrow().release(); // Connected.
+    redis.pause();
+    long fastest = Long.MAX_VALUE;
+    try {
+      // The fastest of three, so that one scheduling stall of a busy machine does not count.
+      for (int i = 0; i < 3; i++) {
+        DistributedLock lock = client.lock("paused-" + i);
+        long start = System.nanoTime();
+        assertThatThrownBy(lock::tryAcquire).isInstanceOf(LockStoreException.class);
+        fastest = Math.min(fastest, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+      }
+    } finally {
+      redis.resume();
+    }
+    assertThat(fastest).as("ms until a command to the paused server failed").isLessThan(800L);
   }
 
   @Test
