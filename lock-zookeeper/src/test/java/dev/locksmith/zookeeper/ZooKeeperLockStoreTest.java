@@ -417,7 +417,7 @@ class ZooKeeperLockStoreTest {
     toClose.add(a);
     a.lock("n").acquire(Duration.ofSeconds(5)).release(); // The first one creates the parents.
     List<String> operations = new CopyOnWriteArrayList<>();
-    traceOperations(mine, operations::add);
+    traceOperations(mine, trace -> operations.add(trace.getName()));
     List<String> waitedFor =
         List.of(
             "CreateBuilderImpl-Foreground",
@@ -447,8 +447,8 @@ class ZooKeeperLockStoreTest {
     List<Long> watchedAt = new CopyOnWriteArrayList<>();
     traceOperations(
         mine,
-        operation -> {
-          if (operation.equals("ExistsBuilderImpl-Background")) {
+        trace -> {
+          if (trace.getName().equals(WATCH_REQUEST)) {
             watchedAt.add(System.nanoTime());
           }
         });
@@ -470,15 +470,56 @@ class ZooKeeperLockStoreTest {
     assertThat(held.isValid()).isFalse();
   }
 
-  /** Passes the name of every request {@code curator} completes to {@code onOperation}. */
-  private static void traceOperations(CuratorFramework curator, Consumer<String> onOperation) {
+  @Test
+  @DisplayName(
+      "a node deleted before its hold is watched is found missing by the watch's exists, and the"
+          + " holder is told")
+  void nodeDeletedBeforeTheWatchIsReported() throws Exception {
+    CuratorFramework mine = curator();
+    LockClient a = LockClient.of(new ZooKeeperLockStore(mine, "/t/early"), LockOptions.defaults());
+    toClose.add(a);
+    CuratorFramework admin = curator();
+    List<Integer> watchAnswers = new CopyOnWriteArrayList<>();
+    traceOperations(
+        mine,
+        trace -> {
+          if (trace.getName().equals(WATCH_REQUEST)) {
+            watchAnswers.add(trace.getReturnCode());
+          }
+        });
+    int noNode = KeeperException.Code.NONODE.intValue();
+    // The deletion follows the acquire by a round trip, far inside the watch delay; only a machine
+    // stalled past that delay sets the watch first, so a few attempts make the order certain.
+    for (int attempt = 0; attempt < 5 && !watchAnswers.contains(noNode); attempt++) {
+      watchAnswers.clear();
+      String name = "e" + attempt;
+      Lease held = a.lock(name).acquire(Duration.ofSeconds(5));
+      CountDownLatch lost = new CountDownLatch(1);
+      held.onLost((l, why) -> lost.countDown());
+      String queue = "/t/early/" + name;
+      admin.delete().forPath(queue + "/" + admin.getChildren().forPath(queue).get(0));
+
+      assertThat(lost.await(PUSH_BOUND.toMillis(), TimeUnit.MILLISECONDS))
+          .as("the holder was told its node was deleted")
+          .isTrue();
+      assertThat(held.isValid()).isFalse();
+      await().atMost(PUSH_BOUND).until(() -> !watchAnswers.isEmpty());
+    }
+    assertThat(watchAnswers).as("answers to the watch's exists").containsExactly(noNode);
+  }
+
+  private static final String WATCH_REQUEST = "ExistsBuilderImpl-Background";
+
+  /** Passes every request {@code curator} completes to {@code onOperation}. */
+  private static void traceOperations(
+      CuratorFramework curator, Consumer<OperationTrace> onOperation) {
     curator
         .getZookeeperClient()
         .setTracerDriver(
             new AdvancedTracerDriver() {
               @Override
               public void addTrace(OperationTrace trace) {
-                onOperation.accept(trace.getName());
+                onOperation.accept(trace);
               }
 
               @Override
