@@ -413,8 +413,7 @@ class ZooKeeperLockStoreTest {
           + " getChildren and delete (a hold that short is not watched)")
   void fewestRoundTrips() throws Exception {
     CuratorFramework mine = curator();
-    LockClient a = LockClient.of(new ZooKeeperLockStore(mine, "/t/trips"), LockOptions.defaults());
-    toClose.add(a);
+    LockClient a = clientOn(mine, "/t/trips");
     a.lock("n").acquire(Duration.ofSeconds(5)).release(); // The first one creates the parents.
     List<String> operations = new CopyOnWriteArrayList<>();
     traceOperations(mine, trace -> operations.add(trace.getName()));
@@ -440,33 +439,25 @@ class ZooKeeperLockStoreTest {
           + " granted; deleting its node then reaches the holder through the watch")
   void lastingHoldIsWatched() throws Exception {
     CuratorFramework mine = curator();
-    LockClient a =
-        LockClient.of(new ZooKeeperLockStore(mine, "/t/watched"), LockOptions.defaults());
-    toClose.add(a);
+    LockClient a = clientOn(mine, "/t/watched");
     CuratorFramework admin = curator();
-    List<Long> watchedAt = new CopyOnWriteArrayList<>();
-    traceOperations(
-        mine,
-        trace -> {
-          if (trace.getName().equals(WATCH_REQUEST)) {
-            watchedAt.add(System.nanoTime());
-          }
-        });
+    List<WatchRequest> watches = watchRequests(mine);
     long beforeAcquire = System.nanoTime();
     Lease held = a.lock("w").acquire(Duration.ofSeconds(5));
     CountDownLatch lost = new CountDownLatch(1);
     held.onLost((l, why) -> lost.countDown());
-    await().atMost(Holds.WATCH_DELAY.plus(PUSH_BOUND)).until(() -> !watchedAt.isEmpty());
-    assertThat(Duration.ofNanos(watchedAt.get(0) - beforeAcquire))
+    await().atMost(Holds.WATCH_DELAY.plus(PUSH_BOUND)).until(() -> !watches.isEmpty());
+    assertThat(Duration.ofNanos(watches.get(0).answeredAt() - beforeAcquire))
         .as("time from the acquire to the watch on its node")
         .isGreaterThanOrEqualTo(Holds.WATCH_DELAY);
+    assertThat(watches.get(0).returnCode()).isEqualTo(KeeperException.Code.OK.intValue());
 
     String node = admin.getChildren().forPath("/t/watched/w").get(0);
     admin.delete().forPath("/t/watched/w/" + node);
     assertThat(lost.await(PUSH_BOUND.toMillis(), TimeUnit.MILLISECONDS))
         .as("the holder was told its node was deleted")
         .isTrue();
-    assertThat(watchedAt).as("exists requests on the held node").hasSize(1);
+    assertThat(watches).as("exists requests on the held node").hasSize(1);
     assertThat(held.isValid()).isFalse();
   }
 
@@ -476,22 +467,16 @@ class ZooKeeperLockStoreTest {
           + " holder is told")
   void nodeDeletedBeforeTheWatchIsReported() throws Exception {
     CuratorFramework mine = curator();
-    LockClient a = LockClient.of(new ZooKeeperLockStore(mine, "/t/early"), LockOptions.defaults());
-    toClose.add(a);
+    LockClient a = clientOn(mine, "/t/early");
     CuratorFramework admin = curator();
-    List<Integer> watchAnswers = new CopyOnWriteArrayList<>();
-    traceOperations(
-        mine,
-        trace -> {
-          if (trace.getName().equals(WATCH_REQUEST)) {
-            watchAnswers.add(trace.getReturnCode());
-          }
-        });
+    List<WatchRequest> watches = watchRequests(mine);
     int noNode = KeeperException.Code.NONODE.intValue();
     // The deletion follows the acquire by a round trip, far inside the watch delay; only a machine
     // stalled past that delay sets the watch first, so a few attempts make the order certain.
-    for (int attempt = 0; attempt < 5 && !watchAnswers.contains(noNode); attempt++) {
-      watchAnswers.clear();
+    for (int attempt = 0;
+        attempt < 5 && watches.stream().noneMatch(w -> w.returnCode() == noNode);
+        attempt++) {
+      watches.clear();
       String name = "e" + attempt;
       Lease held = a.lock(name).acquire(Duration.ofSeconds(5));
       CountDownLatch lost = new CountDownLatch(1);
@@ -503,12 +488,38 @@ class ZooKeeperLockStoreTest {
           .as("the holder was told its node was deleted")
           .isTrue();
       assertThat(held.isValid()).isFalse();
-      await().atMost(PUSH_BOUND).until(() -> !watchAnswers.isEmpty());
+      await().atMost(PUSH_BOUND).until(() -> !watches.isEmpty());
     }
-    assertThat(watchAnswers).as("answers to the watch's exists").containsExactly(noNode);
+    assertThat(watches)
+        .extracting(WatchRequest::returnCode)
+        .as("answers to the watch's exists")
+        .containsExactly(noNode);
   }
 
   private static final String WATCH_REQUEST = "ExistsBuilderImpl-Background";
+
+  /** A client on a store over {@code curator} (whose requests a test traces) at {@code base}. */
+  private LockClient clientOn(CuratorFramework curator, String base) {
+    LockClient c = LockClient.of(new ZooKeeperLockStore(curator, base), LockOptions.defaults());
+    toClose.add(c);
+    return c;
+  }
+
+  /** An {@code exists} that set a hold's watch: when its answer came, and the answer's code. */
+  private record WatchRequest(long answeredAt, int returnCode) {}
+
+  /** The hold-watch requests {@code curator} completes from now on, in the order answered. */
+  private static List<WatchRequest> watchRequests(CuratorFramework curator) {
+    List<WatchRequest> made = new CopyOnWriteArrayList<>();
+    traceOperations(
+        curator,
+        trace -> {
+          if (trace.getName().equals(WATCH_REQUEST)) {
+            made.add(new WatchRequest(System.nanoTime(), trace.getReturnCode()));
+          }
+        });
+    return made;
+  }
 
   /** Passes every request {@code curator} completes to {@code onOperation}. */
   private static void traceOperations(
@@ -552,7 +563,7 @@ class ZooKeeperLockStoreTest {
     List<String> made = new ArrayList<>(operations);
     made.remove(marker);
     if (mayHaveLasted) {
-      made.remove("ExistsBuilderImpl-Background");
+      made.remove(WATCH_REQUEST);
     }
     assertThat(made).as(what).isEqualTo(waitedFor);
     operations.clear();

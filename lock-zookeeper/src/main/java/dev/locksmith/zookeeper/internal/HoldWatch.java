@@ -60,9 +60,9 @@ public final class HoldWatch implements Watcher, BackgroundCallback {
   }
 
   /**
-   * Sets the watch on the node with an {@code exists} in the background: the request is pipelined
-   * behind the caller's next request and adds no wait to it. Never throws; a failure leaves the
-   * watch unarmed.
+   * Sets the watch on the node with an {@code exists} in the background, so that no caller waits
+   * for it (the store's sweep and reconnect call this). Does nothing once the holder ended the
+   * watch or it reported. Never throws; a failure leaves the watch unarmed.
    */
   public void arm() {
     if (state.get() != State.WATCHING) {

@@ -31,16 +31,15 @@ import org.slf4j.LoggerFactory;
  */
 public final class Holds {
 
-  private static final Logger log = LoggerFactory.getLogger(Holds.class);
-
-  private final CuratorFramework curator;
-  private final SessionWatch session;
-
   /** How long a hold lasts before its node is watched. */
   public static final Duration WATCH_DELAY = Duration.ofMillis(100);
 
   private static final Duration SWEEP_INTERVAL = WATCH_DELAY.dividedBy(2);
 
+  private static final Logger log = LoggerFactory.getLogger(Holds.class);
+
+  private final CuratorFramework curator;
+  private final SessionWatch session;
   private final ConcurrentHashMap<HoldId, Slot> slots = new ConcurrentHashMap<>();
 
   /** Granted holds whose watch is not armed yet, oldest first; read by the sweep alone. */
@@ -125,7 +124,9 @@ public final class Holds {
     long due = System.nanoTime() - WATCH_DELAY.toNanos();
     for (Hold h = unwatched.peek(); h != null && h.grantedAt - due <= 0; h = unwatched.peek()) {
       unwatched.poll();
-      if (h.session == session.id()) { // An ended session's loss is reported already.
+      // A hold of an ended session has had its loss reported; while the client has no session
+      // (reconnecting), watchAgain arms the hold once it reconnects.
+      if (h.session == session.id()) {
         h.watch.arm(); // Does nothing for a hold its holder has ended meanwhile.
       }
     }
