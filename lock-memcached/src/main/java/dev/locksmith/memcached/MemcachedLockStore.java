@@ -46,9 +46,9 @@ import org.slf4j.LoggerFactory;
  * {@code gets} then {@code cas} with the owner checked in between; release is {@code gets}, owner
  * check, then {@code delete} with the CAS id just read, so a release that comes after the lease ran
  * out can never delete the next holder's item. Expiry is memcached's own, in whole seconds: a lease
- * of whole seconds (the engine rounds up to {@link #timing()}) is stored as {@code lease + 1}
- * seconds because memcached may drop an item up to a second early, so the item lives at least as
- * long as asked.
+ * of whole seconds (the engine rounds up to {@link #timing()}) is stored as {@code lease + 2}
+ * seconds, because memcached stamps an item with a clock that can be nearly two seconds behind
+ * (below), so the item lives at least as long as asked and frees at most two seconds late.
  *
  * <p>Fencing tokens (when enabled) come from {@code incr} on a per-name counter item, executed by
  * memcached after the {@code add}, so every holder's token is drawn after the previous holder's. A
@@ -148,12 +148,18 @@ public final class MemcachedLockStore implements LockStore {
 
   /**
    * The memcached expiry, in seconds, that a lease of {@code leaseTime} (whole seconds, as the
-   * engine passes it) is stored with: one more, because memcached's clock ticks in whole seconds
-   * and may drop an item up to a second before its nominal expiry. Leases are capped at 7 days by
-   * the engine, well below memcached's 30-day relative limit.
+   * engine passes it) is stored with: two more. Memcached's clock is the whole seconds of its
+   * monotonic clock, read by a timer that re-arms a second after it runs; an item expires when that
+   * clock reaches the clock it was stored at plus its expiry. Just before a tick the reading is up
+   * to a second old and its fraction is lost, so it can lag the true time by nearly two seconds,
+   * and the next tick catches up at once: the timer drifts later every tick, and some tick steps
+   * the clock by two (more when the server was paused). With one second added, an item stored
+   * before such a tick lived as little as a few milliseconds of a 1 s lease ({@code
+   * MemcachedFaultTest.lateClockTickKeepsLease}). Leases are capped at 7 days by the engine, well
+   * below memcached's 30-day relative limit.
    */
   static int expirySeconds(Duration leaseTime) {
-    return Math.toIntExact(leaseTime.toSeconds() + 1);
+    return Math.toIntExact(leaseTime.toSeconds() + 2);
   }
 
   @Override

@@ -17,12 +17,14 @@ import dev.locksmith.spi.StoreFailure;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import net.spy.memcached.MemcachedClient;
 import net.spy.memcached.internal.CheckedOperationTimeoutException;
 import org.junit.jupiter.api.AfterEach;
@@ -104,6 +106,59 @@ class MemcachedFaultTest {
     assertThat(next.fencingToken()).isGreaterThan(heldToken);
     assertThatThrownBy(held::release).isInstanceOf(LeaseLostException.class);
     next.release();
+  }
+
+  @Test
+  @DisplayName(
+      "memcached's clock tick held back by a pause: a lease taken on the stale clock still lasts"
+          + " until the holder's expiresAt")
+  void lateClockTickKeepsLease() {
+    MemcachedServer server = server(64);
+    LockClient a = client(server.uri());
+    LockClient b = client(server.uri());
+    a.lock("late-tick-warm-up").tryAcquire().orElseThrow().release();
+    b.lock("late-tick-warm-up").tryAcquire().orElseThrow().release();
+    // Memcached reads CLOCK_MONOTONIC (System.nanoTime's clock) in whole seconds from a timer
+    // that re-arms a second after it runs, and stamps expiries on that reading. Put its tick at
+    // half past a second: a tick held back by a pause runs on resume.
+    long second = TimeUnit.SECONDS.toNanos(1);
+    long uptime = server.stat("uptime");
+    server.pause();
+    long x = (System.nanoTime() + second * 7 / 10) / second * second + second;
+    parkUntil(x + second / 2);
+    server.resume();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(5))
+        .until(() -> server.stat("uptime") > uptime);
+    // Just before the next tick the clock reads x, nearly a second behind: take a 1 s lease then.
+    parkUntil(x + second * 14 / 10);
+    Lease held =
+        a.lock("late-tick")
+            .withLeaseTime(Duration.ofSeconds(1))
+            .withAutoRenew(false)
+            .tryAcquire()
+            .orElseThrow();
+    // The next tick comes late, after x + 2 s: it moves memcached's clock two seconds at once.
+    server.pause();
+    parkUntil(x + second * 22 / 10);
+    server.resume();
+    Lease next =
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .pollInterval(Duration.ofMillis(10))
+            .until(() -> b.lock("late-tick").tryAcquire(), Optional::isPresent)
+            .orElseThrow();
+    Instant taken = Instant.now();
+    assertThat(taken).as("when the rival held the lock").isAfterOrEqualTo(held.expiresAt());
+    next.release();
+  }
+
+  /** Parks until {@code System.nanoTime()} reaches {@code nanoTime}. */
+  private static void parkUntil(long nanoTime) {
+    for (long left = nanoTime - System.nanoTime(); left > 0; left = nanoTime - System.nanoTime()) {
+      LockSupport.parkNanos(left);
+    }
   }
 
   @Test

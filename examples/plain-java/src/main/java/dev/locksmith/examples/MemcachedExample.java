@@ -6,8 +6,8 @@ import java.io.PrintStream;
  * The fencing story on memcached (lock-memcached).
  *
  * <p>Memcached expires items in whole seconds, so one second is the shortest lease it takes and the
- * rival gets the lock up to a second after the holder's lease ended; the fencing token is an {@code
- * incr} counter seeded from the clock.
+ * rival gets the lock up to two seconds after the holder's lease ended; the fencing token is an
+ * {@code incr} counter seeded from the clock.
  *
  * <p>Run: {@code java dev.locksmith.examples.MemcachedExample [URI]}, default {@value
  * #DEFAULT_URI}.
