@@ -1,12 +1,18 @@
 package dev.locksmith.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.locksmith.LockClient;
+import dev.locksmith.cli.internal.LiveStoreContract;
+import dev.locksmith.tck.fixture.MemcachedServer;
+import dev.locksmith.tck.fixture.ServerProcess;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -203,6 +209,23 @@ class LocksmithCommandTest {
   }
 
   @Test
+  @DisplayName(
+      "tck's default slack is 1 s on a millisecond store and 3 s on memcached, whose whole-second"
+          + " items live up to two seconds past the lease")
+  void tckDefaultSlackFollowsTheStoreClock() {
+    try (LockClient mem = LockClient.open("mem:cli-slack")) {
+      assertThat(LiveStoreContract.defaultSlack(mem)).isEqualTo(Duration.ofSeconds(1));
+    }
+    try (ServerProcess memcached = MemcachedServer.start(16);
+        LockClient client = LockClient.open(MemcachedServer.uri(memcached))) {
+      assertThat(LiveStoreContract.defaultSlack(client)).isEqualTo(Duration.ofSeconds(3));
+    }
+    assertThatThrownBy(() -> LiveStoreContract.defaultSlack(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("client");
+  }
+
+  @Test
   @DisplayName("tck --rules prints every rule, grouped by promise, without a store")
   void tckRules() {
     assertThat(Locksmith.run("tck", "--rules")).isZero();
@@ -214,6 +237,7 @@ class LocksmithCommandTest {
   void tckOnMem() {
     int code = Locksmith.run("tck", "--uri", "mem:cli-tck");
     assertThat(code).as(stdout()).isZero();
+    assertThat(stdout()).contains("timing slack 1000 ms");
     java.util.regex.Matcher m =
         java.util.regex.Pattern.compile("(\\d+) tests: (\\d+) passed, 0 failed, (\\d+) skipped")
             .matcher(stdout());

@@ -48,6 +48,18 @@ public class LiveStoreContract extends LockStoreContract {
     return Duration.ofMillis(Long.getLong(SHORT_LEASE_MS, super.shortLease().toMillis()));
   }
 
+  /**
+   * The timing slack when none is given: 1 s, plus two of the store's clock units where they are
+   * coarser than a millisecond. Such a store rounds a lease up to a unit and judges expiry on a
+   * clock that moves a unit at a time (memcached: whole seconds, so 3 s).
+   */
+  public static Duration defaultSlack(LockClient client) {
+    java.util.Objects.requireNonNull(client, "client");
+    Duration unit = new LiveStoreContract().storeTiming(client).granularity();
+    Duration slack = Duration.ofSeconds(1);
+    return unit.compareTo(Duration.ofMillis(1)) > 0 ? slack.plus(unit.multipliedBy(2)) : slack;
+  }
+
   @Override
   protected Duration timingSlack() {
     return Duration.ofMillis(Long.getLong(SLACK_MS, super.timingSlack().toMillis()));
