@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * out can never delete the next holder's item. Expiry is memcached's own, in whole seconds: a lease
  * of whole seconds (the engine rounds up to {@link #timing()}) is stored as {@code lease + 2}
  * seconds, because memcached stamps an item with a clock that can be nearly two seconds behind
- * (below), so the item lives at least as long as asked and frees at most two seconds late.
+ * (below), so the item lives at least as long as asked and usually frees one to two seconds after
+ * the rounded-up lease.
  *
  * <p>Fencing tokens (when enabled) come from {@code incr} on a per-name counter item, executed by
  * memcached after the {@code add}, so every holder's token is drawn after the previous holder's. A

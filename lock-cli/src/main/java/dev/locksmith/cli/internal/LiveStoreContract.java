@@ -4,6 +4,7 @@ import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.tck.LockStoreContract;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * The kit against a live store given by URI, for {@code locksmith tck}. The URI and timings come
@@ -54,7 +55,7 @@ public class LiveStoreContract extends LockStoreContract {
    * clock that moves a unit at a time (memcached: whole seconds, so 3 s).
    */
   public static Duration defaultSlack(LockClient client) {
-    java.util.Objects.requireNonNull(client, "client");
+    Objects.requireNonNull(client, "client");
     Duration unit = new LiveStoreContract().storeTiming(client).granularity();
     Duration slack = Duration.ofSeconds(1);
     return unit.compareTo(Duration.ofMillis(1)) > 0 ? slack.plus(unit.multipliedBy(2)) : slack;
