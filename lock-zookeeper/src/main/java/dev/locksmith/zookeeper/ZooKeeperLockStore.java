@@ -21,6 +21,7 @@ import dev.locksmith.zookeeper.internal.Holds.Hold;
 import dev.locksmith.zookeeper.internal.LockNodes;
 import dev.locksmith.zookeeper.internal.LockNodes.QueueNode;
 import dev.locksmith.zookeeper.internal.LockQueue;
+import dev.locksmith.zookeeper.internal.LockQueue.Entry;
 import dev.locksmith.zookeeper.internal.LockQueue.Look;
 import dev.locksmith.zookeeper.internal.LockQueue.OwnNode;
 import dev.locksmith.zookeeper.internal.QueuePlace;
@@ -222,12 +223,14 @@ public final class ZooKeeperLockStore implements LockStore {
           if (nested != null) {
             return Acquisition.acquired(nested.token(), nested.count());
           }
-          // Round trips: create our node (1 write), list the queue once (1 read) to see whether
-          // anything precedes it, and only if it does not hold, delete it again (1 write).
-          OwnNode node = queue.create(key, owner);
+          // Round trips: create our node (1 write) and list the queue behind it (1 read, sent
+          // with the create) to see whether anything precedes it, and only if it does not hold,
+          // delete it again (1 write).
+          Entry entry = queue.enter(key, owner);
+          OwnNode node = entry.node();
           Hold hold = null;
           try {
-            Look look = queue.look(key, owner, node);
+            Look look = queue.look(key, owner, entry);
             if (look.blocker() == null) {
               hold = queue.grant(slot, key, node, look.queue());
             }
@@ -249,14 +252,15 @@ public final class ZooKeeperLockStore implements LockStore {
           if (nested != null) {
             return new GrantedAttempt(Acquisition.acquired(nested.token(), nested.count()));
           }
-          // The same two round trips as tryAcquire: create our node, then list the queue once. A
+          // The same round trip as tryAcquire: create our node and list the queue behind it. A
           // node that holds at once is granted here, so the uncontended acquire costs exactly
           // create + getChildren; a node that waits keeps what the listing told (its blocker), so
           // the first awaitChange only sets a watch on that node.
-          OwnNode node = queue.create(key, owner);
+          Entry entry = queue.enter(key, owner);
+          OwnNode node = entry.node();
           Look look;
           try {
-            look = queue.look(key, owner, node);
+            look = queue.look(key, owner, entry);
           } catch (InterruptedException | KeeperException.ConnectionLossException e) {
             if (e instanceof InterruptedException) {
               // Swallowed: the engine must still see the interrupt, end the wait and close us.

@@ -7,9 +7,14 @@ import dev.locksmith.zookeeper.internal.LockNodes.QueueNode;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.ACLBackgroundPathAndBytesable;
-import org.apache.curator.framework.api.PathAndBytesable;
+import org.apache.curator.framework.api.BackgroundPathAndBytesable;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.ACL;
@@ -30,6 +35,9 @@ import org.slf4j.LoggerFactory;
 public final class LockQueue {
 
   private static final Logger log = LoggerFactory.getLogger(LockQueue.class);
+
+  /** How often a wait for a background create checks that the Curator client is still open. */
+  private static final long CLOSED_CHECK_MILLIS = 200;
 
   private final CuratorFramework curator;
   private final SessionWatch session;
@@ -88,16 +96,26 @@ public final class LockQueue {
   }
 
   /**
-   * Creates {@code owner}'s node at the end of {@code key}'s queue, creating the parents if needed.
-   * One round trip while the lock's parent exists.
+   * A node just created at the end of a queue, and the listing of the queue sent behind the create
+   * if it shows the node (null if it failed or does not, say because the create had to make the
+   * lock's parent first).
    */
-  public OwnNode create(LockKey key, String owner) throws Exception {
+  public record Entry(OwnNode node, @Nullable List<QueueNode> listing) {}
+
+  /**
+   * Creates {@code owner}'s node at the end of {@code key}'s queue, creating the parents if needed,
+   * and lists the queue in the same flight. One round trip while the lock's parent exists.
+   *
+   * <p>If the wait is interrupted, the node is deleted as soon as its create is answered, so an
+   * attempt cut short leaves nothing in the queue.
+   */
+  public Entry enter(LockKey key, String owner) throws Exception {
     // When the parent does not exist, Curator creates the parents (containers) and creates again;
     // the server's container reaper may remove an empty parent between the two, so the parent is
     // re-created on each attempt.
     for (int attempt = 1; ; attempt++) {
       try {
-        return createOnce(key, owner);
+        return enterOnce(key, owner);
       } catch (KeeperException.NoNodeException e) {
         if (attempt >= 10) {
           throw e;
@@ -107,8 +125,68 @@ public final class LockQueue {
     }
   }
 
-  private OwnNode createOnce(LockKey key, String owner) throws Exception {
+  private Entry enterOnce(LockKey key, String owner) throws Exception {
     session.awaitConnected();
+    CompletableFuture<OwnNode> created = createInBackground(key, owner);
+    // Sent without waiting for the create's answer: ZooKeeper answers one session's requests in
+    // the order they were sent, so this listing already holds the new node, and the acquire costs
+    // one round trip instead of two.
+    List<QueueNode> listing;
+    try {
+      listing = list(key);
+    } catch (InterruptedException e) {
+      abandon(created);
+      throw e;
+    } catch (Exception e) {
+      listing = null; // The caller lists again once the node exists.
+      log.debug("Listing lock '{}' behind its create failed; listing again", key, e);
+    }
+    OwnNode node;
+    try {
+      node = awaitCreated(key, created);
+    } catch (InterruptedException e) {
+      abandon(created);
+      throw e;
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
+    }
+    if (node.czxid() == 0) {
+      // Curator answered a create that lost its connection by finding the node by its protection
+      // prefix, which tells no stat: read it, or the hold would get fencing token 0.
+      Stat stat = curator.checkExists().forPath(node.path());
+      if (stat == null) {
+        throw new LockStoreException(
+            "acquire of lock '" + key.name() + "': the new node " + node.path() + " vanished");
+      }
+      node = new OwnNode(node.path(), stat.getCzxid(), stat.getEphemeralOwner());
+    }
+    return new Entry(node, listing != null && find(listing, node) != null ? listing : null);
+  }
+
+  /**
+   * Waits for a background create's answer. Curator answers every background request, after its
+   * retries, unless it is closed meanwhile; then nothing would, so the wait ends.
+   */
+  private OwnNode awaitCreated(LockKey key, CompletableFuture<OwnNode> created)
+      throws InterruptedException, ExecutionException {
+    while (true) {
+      try {
+        return created.get(CLOSED_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        if (curator.getState() != CuratorFrameworkState.STARTED) {
+          abandon(created);
+          throw new LockStoreException(
+              "acquire of lock '"
+                  + key.name()
+                  + "': the ZooKeeper client was closed while the lock's node was being created");
+        }
+      }
+    }
+  }
+
+  private CompletableFuture<OwnNode> createInBackground(LockKey key, String owner)
+      throws Exception {
+    CompletableFuture<OwnNode> created = new CompletableFuture<>();
     Stat stat = new Stat();
     // Protection: if the connection drops after the server created the node, Curator finds it by
     // its GUID prefix instead of leaving an orphan that would block the queue.
@@ -119,12 +197,37 @@ public final class LockQueue {
             .creatingParentContainersIfNeeded()
             .withProtection()
             .withMode(CreateMode.EPHEMERAL_SEQUENTIAL);
-    PathAndBytesable<String> create = acl == null ? node : node.withACL(acl, true);
-    String created =
-        create.forPath(
-            path(key) + "/" + LockNodes.prefix(key.mode(), owner),
-            owner.getBytes(StandardCharsets.UTF_8));
-    return new OwnNode(created, stat.getCzxid(), stat.getEphemeralOwner());
+    BackgroundPathAndBytesable<String> create = acl == null ? node : node.withACL(acl, true);
+    String path = path(key) + "/" + LockNodes.prefix(key.mode(), owner);
+    create
+        .inBackground(
+            (client, event) -> {
+              KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+              if (code == KeeperException.Code.OK) {
+                Stat answered = event.getStat() != null ? event.getStat() : stat;
+                created.complete(
+                    new OwnNode(
+                        event.getName(), answered.getCzxid(), answered.getEphemeralOwner()));
+              } else {
+                created.completeExceptionally(KeeperException.create(code, path));
+              }
+            })
+        .forPath(path, owner.getBytes(StandardCharsets.UTF_8));
+    return created;
+  }
+
+  /** Deletes the node of a create nobody waits for any more, once it is answered. */
+  private void abandon(CompletableFuture<OwnNode> created) {
+    created.thenAccept(node -> deleteInBackground(node.path()));
+  }
+
+  private void deleteInBackground(String path) {
+    try {
+      // Guaranteed: Curator keeps deleting until it succeeds or the session ends.
+      curator.delete().guaranteed().inBackground().forPath(path);
+    } catch (Exception e) {
+      log.debug("Deleting abandoned lock node {} failed", path, e);
+    }
   }
 
   /** {@code key}'s queue in order; empty if its parent does not exist. */
@@ -147,12 +250,14 @@ public final class LockQueue {
   }
 
   /**
-   * Lists {@code key}'s queue once and finds what {@code node}, just created, waits for.
+   * Finds what {@code entry}'s node, just created, waits for, from the listing sent behind its
+   * create or, if that did not show the node, from a new one.
    *
    * @throws LockStoreException if the node is not in the listing
    */
-  public Look look(LockKey key, String owner, OwnNode node) throws Exception {
-    List<QueueNode> queue = list(key);
+  public Look look(LockKey key, String owner, Entry entry) throws Exception {
+    OwnNode node = entry.node();
+    List<QueueNode> queue = entry.listing() != null ? entry.listing() : list(key);
     QueueNode mine = find(queue, node);
     if (mine == null) {
       throw new LockStoreException(
