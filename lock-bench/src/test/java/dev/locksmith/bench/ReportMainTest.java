@@ -54,11 +54,46 @@ class ReportMainTest {
             "Redis, the same work (fencing token, reentrant hold) on bare Lettuce: Locksmith ≥ 0.9×"
                 + " raw-fenced, 1 thread | 0.83× [0.75–0.92] | **MISSED**")
         .contains(
-            "Redis: Locksmith ≥ 1.4× Redisson RLock, 1 thread | 1.25× [1.00–2.20] | **MISSED**")
+            "Redis: Locksmith ≥ 1.4× Redisson RLock, 1 thread | 1.25× [1.00–2.20]; raw bound 1.50×"
+                + " | **MISSED** |")
         .contains(
             "H2 in-memory, 1 thread: Locksmith ≥ 20,000 acquire+release/s | 26,000 ops/s | MET")
         .contains("| redis/raw | 1,000 [1,000–1,000] | 1.00× [0.90–1.10] |")
         .contains("1,235");
+  }
+
+  @Test
+  @DisplayName(
+      "a peer goal that the store's raw client misses too is marked beyond the raw bound, in each"
+          + " run and across runs")
+  void beyondTheRawBound(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+    List<Path> runs = new java.util.ArrayList<>();
+    // Raw ÷ Redisson: 1.2, 1.2, 1.6; Locksmith ÷ Redisson: 1.1, 1.1, 1.3.
+    int[] redisson = {1000, 1000, 1000};
+    int[] raw = {1200, 1200, 1600};
+    int[] mine = {1100, 1100, 1300};
+    for (int r = 0; r < 3; r++) {
+      Path run = Files.createDirectories(dir.resolve("run-" + (r + 1)));
+      Files.writeString(
+          run.resolve("jmh.json"),
+          "["
+              + jmhRun("oneThread", "redis/locksmith", mine[r], mine[r], mine[r])
+              + ","
+              + jmhRun("oneThread", "redis/raw", raw[r], raw[r], raw[r])
+              + ","
+              + jmhRun("oneThread", "redis/raw-fenced", raw[r] - 100, raw[r] - 100, raw[r] - 100)
+              + ","
+              + jmhRun("oneThread", "redis/redisson", redisson[r], redisson[r], redisson[r])
+              + "]");
+      runs.add(run);
+    }
+    assertThat(ReportMain.render(runs.get(0), "quick"))
+        .contains(
+            "| Redis: Locksmith ≥ 1.4× Redisson RLock, 1 thread | 1.10× [1.10–1.10]; raw bound"
+                + " 1.20× | **MISSED**, beyond the raw bound |");
+    assertThat(ReportMain.render(runs, "quick"))
+        .contains("| **MISSED** (met in 0 of 3; beyond the raw bound in 2 of 3) |")
+        .contains("raw bound: the store's fastest raw target ÷ that peer in the same run");
   }
 
   @Test

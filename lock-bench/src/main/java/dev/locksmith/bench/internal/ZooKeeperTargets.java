@@ -2,6 +2,7 @@ package dev.locksmith.bench.internal;
 
 import dev.locksmith.bench.LockTarget;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -35,8 +36,8 @@ final class ZooKeeperTargets {
 
   /**
    * The fewest round trips of the ephemeral-sequential lock on bare Curator: create an {@code
-   * EPHEMERAL_SEQUENTIAL} node under the lock's path, {@code getChildren} to see that it is the
-   * lowest, and delete it to release.
+   * EPHEMERAL_SEQUENTIAL} node under the lock's path and, without waiting for its answer, {@code
+   * getChildren} to see that it is the lowest; delete it to release.
    */
   static final class Raw implements LockTarget {
     private final CuratorFramework curator;
@@ -56,14 +57,34 @@ final class ZooKeeperTargets {
       return Waits.retry(
           parent,
           () -> {
-            String path =
-                curator
-                    .create()
-                    .creatingParentContainersIfNeeded()
-                    .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-                    .forPath(parent + "/lock-");
+            CompletableFuture<String> created = new CompletableFuture<>();
+            curator
+                .create()
+                .creatingParentContainersIfNeeded()
+                .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                .inBackground(
+                    (client, event) -> {
+                      KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
+                      if (code == KeeperException.Code.OK) {
+                        created.complete(event.getName());
+                      } else {
+                        created.completeExceptionally(KeeperException.create(code, parent));
+                      }
+                    })
+                .forPath(parent + "/lock-");
+            // Sent before the create is answered, as Locksmith does: one session's answers come
+            // in order, so the listing shows the new node (unless the parent had to be made).
+            List<String> children;
+            try {
+              children = curator.getChildren().forPath(parent);
+            } catch (KeeperException.NoNodeException e) {
+              children = List.of();
+            }
+            String path = created.get(MAX_WAIT_MILLIS, TimeUnit.MILLISECONDS);
             String mine = path.substring(parent.length() + 1);
-            List<String> children = curator.getChildren().forPath(parent);
+            if (!children.contains(mine)) {
+              children = curator.getChildren().forPath(parent);
+            }
             String lowest = children.stream().min(String::compareTo).orElseThrow();
             if (!lowest.equals(mine)) {
               curator.delete().forPath(path);
