@@ -417,13 +417,9 @@ class ZooKeeperLockStoreTest {
           + " create, not after its answer")
   void acquireWaitsOneRoundTrip() throws Exception {
     try (TcpProxy proxy = TcpProxy.start("127.0.0.1", server.getPort())) {
-      String direct = uri("/t/latency");
-      String via =
-          direct.replace("127.0.0.1:" + server.getPort() + "/", "127.0.0.1:" + proxy.port() + "/");
       // A persistent parent, which the server's reaper leaves alone while the queue is empty.
       curator().create().creatingParentsIfNeeded().forPath("/t/latency/n");
-      LockClient a = LockClient.open(via);
-      toClose.add(a);
+      LockClient a = clientVia(proxy, "/t/latency");
       a.lock("n").acquire(Duration.ofSeconds(5)).release();
       proxy.delayReplies(LATENCY);
       // The best of three: a machine stalled for a whole latency in every attempt is not this test.
@@ -440,6 +436,46 @@ class ZooKeeperLockStoreTest {
           .isGreaterThanOrEqualTo(LATENCY)
           .isLessThan(LATENCY.multipliedBy(2));
     }
+  }
+
+  @Test
+  @DisplayName(
+      "a create whose answer is lost with the connection still gives the hold its node's czxid as"
+          + " fencing token (Curator finds the node again by its protection prefix, without a stat)")
+  void lostCreateAnswerKeepsTheToken() throws Exception {
+    CuratorFramework admin = curator();
+    admin.create().creatingParentsIfNeeded().forPath("/t/lost-answer/n");
+    try (TcpProxy proxy = TcpProxy.start("127.0.0.1", server.getPort())) {
+      LockClient a = clientVia(proxy, "/t/lost-answer");
+      a.lock("warm").acquire(Duration.ofSeconds(5)).release();
+      // Answers held back long enough to see the node made on the server, then dropped with the
+      // connection: the client never hears that its create succeeded.
+      proxy.delayReplies(Duration.ofSeconds(3));
+      Future<Lease> acquiring = pool.submit(() -> a.lock("n").acquire(Duration.ofSeconds(20)));
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> !admin.getChildren().forPath("/t/lost-answer/n").isEmpty());
+      proxy.delayReplies(Duration.ZERO);
+      proxy.dropConnections();
+
+      Lease held = acquiring.get(20, TimeUnit.SECONDS);
+      List<String> nodes = admin.getChildren().forPath("/t/lost-answer/n");
+      assertThat(nodes).as("the queue: one node, found again, none left behind").hasSize(1);
+      long czxid = admin.checkExists().forPath("/t/lost-answer/n/" + nodes.get(0)).getCzxid();
+      assertThat(held.fencingToken()).as("the hold's fencing token").isEqualTo(czxid);
+      held.release();
+    }
+  }
+
+  /** A client at {@code base} that reaches the server through {@code proxy}. */
+  private LockClient clientVia(TcpProxy proxy, String base) {
+    String direct = uri(base);
+    LockClient c =
+        LockClient.open(
+            direct.replace(
+                "127.0.0.1:" + server.getPort() + "/", "127.0.0.1:" + proxy.port() + "/"));
+    toClose.add(c);
+    return c;
   }
 
   @Test
