@@ -12,6 +12,7 @@ import dev.locksmith.spi.Acquisition;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockMode;
 import dev.locksmith.spi.ReleaseOutcome;
+import dev.locksmith.spi.StoreFailure;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -316,6 +317,52 @@ abstract class JdbcStoreBehaviour {
       x.extend(Duration.ofSeconds(10));
       assertThat(x.isValid()).isTrue();
     }
+  }
+
+  @Test
+  @DisplayName("A statement blocked by another transaction's row lock ends at the query timeout")
+  void blockedStatementEndsAtTheQueryTimeout() throws Exception {
+    JdbcLockStore store =
+        new JdbcLockStore(
+            dataSource(),
+            JdbcLockStoreOptions.builder().queryTimeout(Duration.ofSeconds(1)).build());
+    toClose.add(store);
+    LockKey key = LockKey.exclusive(uniqueName("blocked"));
+    assertThat(store.tryAcquire(key, "a", Duration.ofSeconds(30)).isAcquired()).isTrue();
+    try (Connection c = dataSource().getConnection()) {
+      c.setAutoCommit(false);
+      try (PreparedStatement lockRow =
+          c.prepareStatement("UPDATE " + store.table() + " SET holds = holds WHERE name = ?")) {
+        lockRow.setString(1, key.name());
+        assertThat(lockRow.executeUpdate()).isEqualTo(1);
+      }
+      long start = System.nanoTime();
+      // On a second thread, so that a statement the store leaves unbounded fails the test
+      // instead of hanging it.
+      ExecutorService releaser = Executors.newSingleThreadExecutor();
+      Throwable thrown;
+      try {
+        Future<Throwable> failure =
+            releaser.submit(
+                () -> {
+                  try {
+                    store.release(key, "a");
+                    return null;
+                  } catch (RuntimeException e) {
+                    return e;
+                  }
+                });
+        thrown = failure.get(30, TimeUnit.SECONDS);
+      } finally {
+        releaser.shutdownNow();
+      }
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+      c.rollback();
+      assertThat(thrown).as("release while the row is locked").isNotNull();
+      assertThat(store.classify((Exception) thrown)).isEqualTo(StoreFailure.TIMED_OUT);
+      assertThat(took).isLessThan(Duration.ofSeconds(20));
+    }
+    assertThat(store.release(key, "a")).isEqualTo(ReleaseOutcome.RELEASED);
   }
 
   @Test
