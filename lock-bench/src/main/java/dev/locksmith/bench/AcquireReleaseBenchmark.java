@@ -44,8 +44,8 @@ public class AcquireReleaseBenchmark {
    * Opens the target; before a run of several threads, runs it on one thread for {@value
    * #ONE_THREAD_WARM_UP_SECONDS} s. Sixteen threads on two cores leave the JIT compiler threads
    * little CPU, so the warm-up iterations of a short run end with the code still being compiled: at
-   * 16 threads H2's Locksmith target rose from 30,000 to 111,000 ops/s over its first 22 s, the raw
-   * one over 8 s, and with the C1 compiler only, both were flat from the first second. One thread
+   * 16 threads H2's Locksmith target rose from 30,000 to 111,000 ops/s over its first 22 s (the raw
+   * one over 8 s), and with the C1 compiler only it was flat from the first second. One thread
    * leaves the compiler a core, and reaches its steady rate within 2 s.
    */
   @Setup(Level.Trial)
