@@ -22,7 +22,6 @@ import java.util.WeakHashMap;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
-import org.springframework.core.InfrastructureProxy;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.DuplicateKeyException;
@@ -30,49 +29,38 @@ import org.springframework.dao.InvalidDataAccessResourceUsageException;
 import org.springframework.dao.PermissionDeniedDataAccessException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.jdbc.BadSqlGrammarException;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.UncategorizedSQLException;
-import org.springframework.jdbc.core.ConnectionCallback;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
-import org.springframework.jdbc.datasource.ConnectionHolder;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.jdbc.support.SQLExceptionSubclassTranslator;
 import org.springframework.jdbc.support.SQLExceptionTranslator;
-import org.springframework.transaction.TransactionDefinition;
-import org.springframework.transaction.TransactionStatus;
-import org.springframework.transaction.support.DefaultTransactionDefinition;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The database of the lock tables as the JDBC store uses it, on spring-jdbc: statements on the
- * connection Spring has bound for the work, each {@linkplain #operation operation} on one
- * connection of its own in auto-commit, and {@linkplain #transaction short transactions} where an
- * operation needs row locks.
+ * The database of the lock tables as the JDBC store uses it: each {@linkplain #operation operation}
+ * on one connection of its own from the data source, in auto-commit, its statements run on that
+ * connection, and {@linkplain #transaction short transactions} on it where an operation needs row
+ * locks.
  *
- * <p>A lock is never part of a transaction the caller has open: a Spring transaction on the same
- * data source is set aside for the operation (a {@link TransactionAwareDataSourceProxy} is
- * unwrapped first, since it would hand out the transaction's connection), so a rollback cannot undo
- * a lock and others see it at once.
+ * <p>A lock is never part of a transaction the caller has open: the operation's connection is
+ * borrowed from the data source itself, never the one a Spring transaction has bound to the thread
+ * (a {@link TransactionAwareDataSourceProxy}, which would hand that one out, is unwrapped first),
+ * so a rollback cannot undo a lock and others see it at once.
  *
- * <p>Failures are Spring's {@link DataAccessException}s (a {@code TransactionException} for a
- * failed commit) with the driver's {@link SQLException} as cause and the database's own message. A
- * connection that a failure shows to be dead is evicted from a HikariCP pool.
+ * <p>Failures are Spring's {@link DataAccessException}s, translated from the driver's {@link
+ * SQLException} (kept as cause, with the database's own message). A connection that a failure shows
+ * to be dead is evicted from a HikariCP pool.
  */
 public final class LockDatabase {
 
   private static final int TRANSACTION_ATTEMPTS = 16;
   private static final SQLExceptionTranslator SPRING = new SQLExceptionSubclassTranslator();
-  private static final TransactionDefinition NEW_TRANSACTION =
-      new DefaultTransactionDefinition(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+  private static final Object[] NO_ARGUMENTS = {};
 
   private final StoreConnections connections;
-  private final JdbcTemplate jdbc;
-  private final DataSourceTransactionManager transactions;
-  private final TransactionTemplate outsideCallerTransactions;
+  // The connection of the operation the thread is in, if any.
+  private final ThreadLocal<Connection> operationConnection = new ThreadLocal<>();
   private final SqlDialect dialect;
   // Set on each statement, unless the driver's statement timeout is a session setting.
   private final int statementTimeoutSeconds;
@@ -91,23 +79,20 @@ public final class LockDatabase {
     this.ownedPool = ownedPool;
     int timeoutSeconds = (int) Math.max(1, (queryTimeout.toMillis() + 999) / 1000);
     this.connections = new StoreConnections(unwrap(dataSource));
-    this.jdbc = new JdbcTemplate(connections);
-    jdbc.setExceptionTranslator(LockDatabase::translate);
-    this.transactions = new DataSourceTransactionManager(connections);
-    this.outsideCallerTransactions = new TransactionTemplate(transactions);
-    outsideCallerTransactions.setPropagationBehavior(
-        TransactionDefinition.PROPAGATION_NOT_SUPPORTED);
     this.dialect =
         operation(
-            () ->
-                jdbc.execute(
-                    (ConnectionCallback<SqlDialect>) c -> SqlDialect.detect(c.getMetaData())));
+            () -> {
+              try {
+                return SqlDialect.detect(operationConnection.get().getMetaData());
+              } catch (SQLException e) {
+                throw translate("jdbc lock store: reading the database's metadata", e);
+              }
+            });
     if (dialect.sessionWideQueryTimeout()) {
       connections.sessionTimeoutSeconds = timeoutSeconds;
       this.statementTimeoutSeconds = 0;
     } else {
       this.statementTimeoutSeconds = timeoutSeconds;
-      jdbc.setQueryTimeout(timeoutSeconds);
     }
   }
 
@@ -127,38 +112,55 @@ public final class LockDatabase {
   }
 
   /**
-   * Runs {@code work} on one connection of its own, in auto-commit, with any Spring transaction the
-   * caller has open on the data source set aside until it returns.
+   * Runs {@code work} on one connection of its own from the data source, in auto-commit; the
+   * statements it runs ({@link #update}, {@link #queryFirst}, …) run on that connection. An
+   * operation begun inside another runs on the outer one's connection.
    */
   public <T> T operation(Supplier<T> work) {
     if (closed) {
       throw new IllegalStateException("this JDBC lock store is closed");
     }
-    if (TransactionSynchronizationManager.isSynchronizationActive()
-        || TransactionSynchronizationManager.hasResource(connections)) {
-      return outsideCallerTransactions.execute(status -> evictingDeadConnection(work));
+    if (operationConnection.get() != null) {
+      return work.get();
     }
-    // Nothing of the caller's to set aside (the common case): bind one connection for the work's
-    // statements directly. The transaction template's suspend, synchronisation and commit
-    // bookkeeping cost 11 % of an H2 acquire+release.
-    Connection c = DataSourceUtils.getConnection(connections);
-    TransactionSynchronizationManager.bindResource(connections, new ConnectionHolder(c));
+    Connection c;
     try {
-      return evictingDeadConnection(work);
+      c = connections.getConnection();
+    } catch (SQLException e) {
+      // As Spring's DataSourceUtils reports it: the cause says why (a wrong password, a timeout).
+      throw new CannotGetJdbcConnectionException("Failed to obtain JDBC Connection", e);
+    } catch (IllegalStateException e) {
+      throw new CannotGetJdbcConnectionException("Failed to obtain JDBC Connection", e);
+    }
+    operationConnection.set(c);
+    try {
+      return work.get();
+    } catch (RuntimeException e) {
+      if (connectionLost(e)) {
+        connections.evict(c);
+      }
+      throw e;
     } finally {
-      TransactionSynchronizationManager.unbindResource(connections);
-      DataSourceUtils.releaseConnection(c, connections);
+      operationConnection.remove();
+      try {
+        c.close();
+      } catch (SQLException e) {
+        // Returned to the pool, or dropped by it: either way the operation's outcome stands.
+      }
     }
   }
 
   /**
-   * Runs {@code work} in a short transaction of its own and commits it; a deadlock or serialisation
-   * failure runs it again, up to 16 times in all.
+   * Runs {@code work} in a short transaction on the operation's connection and commits it; a
+   * deadlock or serialisation failure runs it again, up to 16 times in all.
+   *
+   * @throws IllegalStateException if not called within {@link #operation}
    */
   public <T> T transaction(Supplier<T> work) {
+    Connection c = connection();
     for (int attempt = 1; ; attempt++) {
       try {
-        return transactionOnce(work);
+        return transactionOnce(c, work);
       } catch (RuntimeException e) {
         if (attempt >= TRANSACTION_ATTEMPTS || !isDeadlock(e)) {
           throw e;
@@ -168,24 +170,47 @@ public final class LockDatabase {
   }
 
   /**
-   * Unlike {@link TransactionTemplate}, a rollback that fails too (the connection is gone) does not
-   * replace the failure that caused it, which names the reason.
+   * One transaction: a failure of {@code work} or of the commit rolls it back, and a rollback that
+   * fails too (the connection is gone) does not replace the failure that caused it, which names the
+   * reason. The connection is back in auto-commit afterwards.
    */
-  private <T> T transactionOnce(Supplier<T> work) {
-    TransactionStatus status = transactions.getTransaction(NEW_TRANSACTION);
+  private <T> T transactionOnce(Connection c, Supplier<T> work) {
+    try {
+      c.setAutoCommit(false);
+    } catch (SQLException e) {
+      throw translate("jdbc lock store: beginning a transaction", e);
+    }
     T result;
     try {
-      result = evictingDeadConnection(work);
+      result = work.get();
+      c.commit();
+    } catch (SQLException e) {
+      throw rollBack(c, translate("jdbc lock store: committing a transaction", e));
     } catch (RuntimeException e) {
-      try {
-        transactions.rollback(status);
-      } catch (RuntimeException rollbackFailed) {
-        e.addSuppressed(rollbackFailed);
-      }
-      throw e;
+      throw rollBack(c, e);
     }
-    transactions.commit(status);
+    endTransaction(c);
     return result;
+  }
+
+  /** Rolls back the transaction that {@code failure} ended; returns {@code failure}. */
+  private static RuntimeException rollBack(Connection c, RuntimeException failure) {
+    try {
+      c.rollback();
+    } catch (SQLException e) {
+      failure.addSuppressed(e);
+    }
+    endTransaction(c);
+    return failure;
+  }
+
+  private static void endTransaction(Connection c) {
+    try {
+      c.setAutoCommit(true);
+    } catch (SQLException e) {
+      // The transaction is over either way; the next borrow puts the connection in auto-commit
+      // again (StoreConnections), or the pool drops it if it is broken.
+    }
   }
 
   /**
@@ -248,14 +273,14 @@ public final class LockDatabase {
 
   /**
    * Runs one statement on the operation's connection, with {@code args} bound by their types. This
-   * is what {@link JdbcTemplate} does, less its per-statement generality (argument type inference,
-   * parameter disposal, statement settings looked up through the transaction's resources), which
-   * cost a tenth of an H2 acquire and release (the store's calls alone took 9.2 µs with it, 8.2 µs
-   * without); the connection binding, the transactions and the exception translation stay Spring's.
+   * is what Spring's {@code JdbcTemplate} does on a connection bound to the thread, less its
+   * generality: argument type inference and parameter disposal cost a tenth of an H2 acquire and
+   * release (the store's calls alone took 9.2 µs with it, 8.2 µs without), and binding the
+   * connection to the thread's transaction resources and looking it up for every statement about a
+   * twentieth more. The exception translation stays Spring's.
    */
   private <T> T run(String sql, Object[] args, StatementWork<T> work) {
-    Connection con = DataSourceUtils.getConnection(connections);
-    try (PreparedStatement ps = con.prepareStatement(sql)) {
+    try (PreparedStatement ps = connection().prepareStatement(sql)) {
       if (statementTimeoutSeconds > 0) {
         ps.setQueryTimeout(statementTimeoutSeconds);
       }
@@ -271,10 +296,16 @@ public final class LockDatabase {
       }
       return work.apply(ps);
     } catch (SQLException e) {
-      throw translate("jdbc lock store", sql, e);
-    } finally {
-      DataSourceUtils.releaseConnection(con, connections);
+      throw translate("jdbc lock store", e);
     }
+  }
+
+  private Connection connection() {
+    Connection c = operationConnection.get();
+    if (c == null) {
+      throw new IllegalStateException("statements of the lock store run only within operation()");
+    }
+    return c;
   }
 
   /** What {@link #run} does with the prepared, bound statement. */
@@ -298,7 +329,7 @@ public final class LockDatabase {
         () -> {
           for (String statement : script.split(";")) {
             if (!statement.isBlank()) {
-              jdbc.execute(statement.strip());
+              run(statement.strip(), NO_ARGUMENTS, PreparedStatement::execute);
             }
           }
           return null;
@@ -379,7 +410,7 @@ public final class LockDatabase {
    * database said: Spring's message leaves it out for bad grammar, such as a missing table, and
    * otherwise repeats the whole statement in front of it.
    */
-  private static DataAccessException translate(String task, @Nullable String sql, SQLException e) {
+  private static DataAccessException translate(String task, SQLException e) {
     DataAccessException translated = SPRING.translate(task, null, e);
     if (translated == null) {
       return new UncategorizedSQLException(task, null, e);
@@ -388,19 +419,6 @@ public final class LockDatabase {
       return new InvalidDataAccessResourceUsageException(task + "; " + e.getMessage(), e);
     }
     return translated;
-  }
-
-  private <T> T evictingDeadConnection(Supplier<T> work) {
-    try {
-      return work.get();
-    } catch (RuntimeException e) {
-      if (connectionLost(e)
-          && TransactionSynchronizationManager.getResource(connections)
-              instanceof ConnectionHolder holder) {
-        connections.evict(holder);
-      }
-      throw e;
-    }
   }
 
   /**
@@ -420,12 +438,9 @@ public final class LockDatabase {
 
   /**
    * The data source as the store's statements see it: every connection in auto-commit, and, where
-   * the driver's statement timeout is a session setting, with it set once per connection. It counts
-   * as the data source it wraps ({@link InfrastructureProxy}), so that a Spring transaction the
-   * caller has open on that data source is found, and set aside.
+   * the driver's statement timeout is a session setting, with it set once per connection.
    */
-  private static final class StoreConnections extends DelegatingDataSource
-      implements InfrastructureProxy {
+  private static final class StoreConnections extends DelegatingDataSource {
 
     // The physical connections whose session-wide query timeout is set; weak, so that connections
     // the pool drops are forgotten.
@@ -435,11 +450,6 @@ public final class LockDatabase {
 
     StoreConnections(DataSource target) {
       super(target);
-    }
-
-    @Override
-    public Object getWrappedObject() {
-      return obtainTargetDataSource();
     }
 
     @Override
@@ -483,10 +493,10 @@ public final class LockDatabase {
      * again, and validates it only after it sat idle, which a client that keeps polling never lets
      * happen, so the store would never recover by itself. Other pools validate as they do.
      */
-    void evict(ConnectionHolder failed) {
+    void evict(Connection failed) {
       try {
         if (isWrapperFor(HikariDataSource.class)) {
-          unwrap(HikariDataSource.class).evictConnection(failed.getConnection());
+          unwrap(HikariDataSource.class).evictConnection(failed);
         }
       } catch (SQLException | RuntimeException ignored) {
         // The pool validates the connection before it lends it again after an idle spell.
