@@ -83,7 +83,7 @@ public final class LockDatabase {
         operation(
             () -> {
               try {
-                return SqlDialect.detect(operationConnection.get().getMetaData());
+                return SqlDialect.detect(connection().getMetaData());
               } catch (SQLException e) {
                 throw translate("jdbc lock store: reading the database's metadata", e);
               }
