@@ -82,7 +82,7 @@ public class AcquireReleaseBenchmark {
   @Benchmark
   @Threads(1)
   @Warmup(iterations = 3, time = 3)
-  @Measurement(iterations = 6, time = 1)
+  @Measurement(iterations = 4, time = 1)
   public void oneThread(Name n) throws Exception {
     subject.acquire(n.name).release();
   }
@@ -96,7 +96,7 @@ public class AcquireReleaseBenchmark {
   @Benchmark
   @Threads(16)
   @Warmup(iterations = 5, time = 3)
-  @Measurement(iterations = 6, time = 1)
+  @Measurement(iterations = 4, time = 1)
   public void sixteenThreads(Name n) throws Exception {
     subject.acquire(n.name).release();
   }

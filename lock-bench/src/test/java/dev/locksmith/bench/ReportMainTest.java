@@ -114,6 +114,34 @@ class ReportMainTest {
   }
 
   @Test
+  @DisplayName(
+      "a target measured in two passes gets its median over the iterations of both forks, so a"
+          + " slow fork and a fast one meet in the middle")
+  void passesAreMerged() throws IOException {
+    Files.writeString(
+        results.resolve("jmh-1.json"),
+        "["
+            + jmhRun("oneThread", "redis/locksmith", 800, 800, 800)
+            + ","
+            + jmhRun("oneThread", "redis/raw-fenced", 1000, 1000, 1000)
+            + "]");
+    Files.writeString(
+        results.resolve("jmh-2.json"),
+        "["
+            + jmhRun("oneThread", "redis/locksmith", 1200, 1200, 1200)
+            + ","
+            + jmhRun("oneThread", "redis/raw-fenced", 1000, 1000, 1000)
+            + "]");
+    String md = ReportMain.render(results, "quick");
+
+    assertThat(md)
+        .contains("| redis/locksmith | 1,000 [800–1,200] |")
+        .contains(
+            "Redis, the same work (fencing token, reentrant hold) on bare Lettuce: Locksmith ≥ 0.9×"
+                + " raw-fenced, 1 thread | 1.00× [0.80–1.20] | MET");
+  }
+
+  @Test
   @DisplayName("a measurement that is missing shows as NOT RUN instead of disappearing")
   void missingIsNotRun() throws IOException {
     String md = ReportMain.render(results, "quick");
