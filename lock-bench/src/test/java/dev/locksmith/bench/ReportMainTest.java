@@ -29,22 +29,21 @@ class ReportMainTest {
         + "},\"secondaryMetrics\":{\"gc.alloc.rate.norm\":{\"score\":1234.5}}}";
   }
 
+  /** Writes JMH's JSON result file: an array of {@code runs}. */
+  private static void writeJmh(Path file, String... runs) throws IOException {
+    Files.writeString(file, "[" + String.join(",", runs) + "]");
+  }
+
   @Test
   @DisplayName("ratios are medians of iterations, marked MET or MISSED against the goal")
   void ratiosAndMarks() throws IOException {
-    Files.writeString(
+    writeJmh(
         results.resolve("jmh.json"),
-        "["
-            + jmhRun("oneThread", "redis/locksmith", 900, 1000, 1100)
-            + ","
-            + jmhRun("oneThread", "redis/raw", 1000, 1000, 1000)
-            + ","
-            + jmhRun("oneThread", "redis/raw-fenced", 1200, 1200, 1200)
-            + ","
-            + jmhRun("oneThread", "redis/redisson", 500, 800, 900)
-            + ","
-            + jmhRun("oneThread", "h2/locksmith", 25000, 26000, 27000)
-            + "]");
+        jmhRun("oneThread", "redis/locksmith", 900, 1000, 1100),
+        jmhRun("oneThread", "redis/raw", 1000, 1000, 1000),
+        jmhRun("oneThread", "redis/raw-fenced", 1200, 1200, 1200),
+        jmhRun("oneThread", "redis/redisson", 500, 800, 900),
+        jmhRun("oneThread", "h2/locksmith", 25000, 26000, 27000));
     String md = ReportMain.render(results, "quick");
 
     assertThat(md)
@@ -74,17 +73,12 @@ class ReportMainTest {
     int[] mine = {1100, 1100, 1300};
     for (int r = 0; r < 3; r++) {
       Path run = Files.createDirectories(dir.resolve("run-" + (r + 1)));
-      Files.writeString(
+      writeJmh(
           run.resolve("jmh.json"),
-          "["
-              + jmhRun("oneThread", "redis/locksmith", mine[r], mine[r], mine[r])
-              + ","
-              + jmhRun("oneThread", "redis/raw", raw[r], raw[r], raw[r])
-              + ","
-              + jmhRun("oneThread", "redis/raw-fenced", raw[r] - 100, raw[r] - 100, raw[r] - 100)
-              + ","
-              + jmhRun("oneThread", "redis/redisson", redisson[r], redisson[r], redisson[r])
-              + "]");
+          jmhRun("oneThread", "redis/locksmith", mine[r], mine[r], mine[r]),
+          jmhRun("oneThread", "redis/raw", raw[r], raw[r], raw[r]),
+          jmhRun("oneThread", "redis/raw-fenced", raw[r] - 100, raw[r] - 100, raw[r] - 100),
+          jmhRun("oneThread", "redis/redisson", redisson[r], redisson[r], redisson[r]));
       runs.add(run);
     }
     assertThat(ReportMain.render(runs.get(0), "quick"))
@@ -101,13 +95,10 @@ class ReportMainTest {
       "a store found through its fixture (no targets of its own) gets its row in the throughput"
           + " table, after the built-in stores")
   void fixtureStoreHasItsRow() throws IOException {
-    Files.writeString(
+    writeJmh(
         results.resolve("jmh.json"),
-        "["
-            + jmhRun("oneThread", "redis/locksmith", 900, 1000, 1100)
-            + ","
-            + jmhRun("oneThread", "etcd/locksmith", 400, 500, 600)
-            + "]");
+        jmhRun("oneThread", "redis/locksmith", 900, 1000, 1100),
+        jmhRun("oneThread", "etcd/locksmith", 400, 500, 600));
     String md = ReportMain.render(results, "quick");
     assertThat(md).contains("| etcd/locksmith | 500");
     assertThat(md.indexOf("| etcd/locksmith")).isGreaterThan(md.indexOf("| redis/locksmith"));
@@ -118,20 +109,14 @@ class ReportMainTest {
       "a target measured in two passes gets its median over the iterations of both forks, so a"
           + " slow fork and a fast one meet in the middle")
   void passesAreMerged() throws IOException {
-    Files.writeString(
+    writeJmh(
         results.resolve("jmh-1.json"),
-        "["
-            + jmhRun("oneThread", "redis/locksmith", 800, 800, 800)
-            + ","
-            + jmhRun("oneThread", "redis/raw-fenced", 1000, 1000, 1000)
-            + "]");
-    Files.writeString(
+        jmhRun("oneThread", "redis/locksmith", 800, 800, 800),
+        jmhRun("oneThread", "redis/raw-fenced", 1000, 1000, 1000));
+    writeJmh(
         results.resolve("jmh-2.json"),
-        "["
-            + jmhRun("oneThread", "redis/locksmith", 1200, 1200, 1200)
-            + ","
-            + jmhRun("oneThread", "redis/raw-fenced", 1000, 1000, 1000)
-            + "]");
+        jmhRun("oneThread", "redis/locksmith", 1200, 1200, 1200),
+        jmhRun("oneThread", "redis/raw-fenced", 1000, 1000, 1000));
     String md = ReportMain.render(results, "quick");
 
     assertThat(md)
