@@ -3,6 +3,7 @@ package dev.locksmith.jdbc;
 import dev.locksmith.Capability;
 import dev.locksmith.LockStoreException;
 import dev.locksmith.jdbc.internal.LockDatabase;
+import dev.locksmith.jdbc.internal.LockDatabase.Statements;
 import dev.locksmith.jdbc.internal.LockRow;
 import dev.locksmith.jdbc.internal.LockTableSql;
 import dev.locksmith.spi.Acquisition;
@@ -93,7 +94,7 @@ public final class JdbcLockStore implements LockStore {
       DataSource dataSource, JdbcLockStoreOptions options, @Nullable AutoCloseable ownedPool) {
     Objects.requireNonNull(dataSource, "dataSource must not be null");
     this.options = Objects.requireNonNull(options, "options must not be null");
-    String schema = options.schema().map(s -> s + ".").orElse("");
+    String schema = options.schema().map(name -> name + ".").orElse("");
     this.table = schema + options.table();
     String readers = schema + options.readersTable();
     try {
@@ -149,11 +150,11 @@ public final class JdbcLockStore implements LockStore {
     String name = rowName(key);
     long lease = leaseMillis(leaseTime);
     return db.operation(
-        () ->
+        s ->
             switch (key.mode()) {
-              case EXCLUSIVE -> acquireExclusive(name, owner, lease);
-              case WRITE -> underWriterRow(name, w -> acquireWrite(w, name, owner, lease));
-              case READ -> underWriterRow(name, w -> acquireRead(w, name, owner, lease));
+              case EXCLUSIVE -> acquireExclusive(s, name, owner, lease);
+              case WRITE -> underWriterRow(s, name, w -> acquireWrite(s, w, name, owner, lease));
+              case READ -> underWriterRow(s, name, w -> acquireRead(s, w, name, owner, lease));
             });
   }
 
@@ -162,42 +163,43 @@ public final class JdbcLockStore implements LockStore {
     String name = rowName(key);
     long lease = leaseMillis(leaseTime);
     return db.operation(
-        () ->
+        s ->
             key.mode() == LockMode.READ
-                ? db.update(sql.readerExtend, lease, name, owner) == 1
-                : db.update(sql.extend, lease, name, kind(key), owner) == 1);
+                ? s.update(sql.readerExtend, lease, name, owner) == 1
+                : s.update(sql.extend, lease, name, kind(key), owner) == 1);
   }
 
   @Override
   public ReleaseOutcome release(LockKey key, String owner) {
     String name = rowName(key);
     if (key.mode() != LockMode.READ) {
-      return db.operation(() -> release(sql.release, name, kind(key), owner));
+      return db.operation(s -> release(s, sql.release, name, kind(key), owner));
     }
     // Under the writer row's lock, so that a reader's hold count only changes there.
-    return db.operation(() -> underWriterRow(name, w -> release(sql.readerRelease, name, owner)));
+    return db.operation(
+        s -> underWriterRow(s, name, w -> release(s, sql.readerRelease, name, owner)));
   }
 
   @Override
   public LockState read(LockKey key) {
     String name = rowName(key);
     return db.operation(
-        () -> {
-          LockRow row = db.queryFirst(sql.selectRow, LockRow.MAPPER, name, kind(key));
+        s -> {
+          LockRow row = s.queryFirst(sql.selectRow, LockRow.MAPPER, name, kind(key));
           if (row != null && row.live()) {
             return new LockState(true, row.owner(), row.holds(), row.remaining());
           }
           if (key.mode() == LockMode.EXCLUSIVE) {
             return LockState.FREE;
           }
-          long readers = count(sql.countReaders, name);
+          long readers = count(s, sql.countReaders, name);
           return readers > 0 ? new LockState(true, null, (int) readers, null) : LockState.FREE;
         });
   }
 
   private void withdraw(LockKey key, String owner) {
     if (key.mode() == LockMode.WRITE) {
-      db.operation(() -> db.update(sql.withdraw, rowName(key), WRITER, owner));
+      db.operation(s -> s.update(sql.withdraw, rowName(key), WRITER, owner));
     }
   }
 
@@ -218,8 +220,7 @@ public final class JdbcLockStore implements LockStore {
       throw new IllegalArgumentException("idleFor must not be negative, was " + idleFor);
     }
     long age = idleFor.toMillis();
-    return db.operation(
-        () -> db.update(sql.purgeLocks, age, age) + db.update(sql.purgeReaders, age));
+    return db.operation(s -> s.update(sql.purgeLocks, age, age) + s.update(sql.purgeReaders, age));
   }
 
   /**
@@ -244,19 +245,19 @@ public final class JdbcLockStore implements LockStore {
 
   // The operations.
 
-  private Acquisition acquireExclusive(String name, String owner, long lease) {
+  private Acquisition acquireExclusive(Statements s, String name, String owner, long lease) {
     if (sql.acquireReturning != null) {
       // One statement in the steady state: the guarded UPDATE must hand back version and holds
       // (token, nested count) from the row it wrote, atomically; a separate read would add a
       // statement and could see the row after a short lease expired. The INSERT below runs only
       // for a name never seen (or a busy lock), since rows are never deleted.
       long[] result =
-          db.queryLongs(sql.acquireReturning, owner, owner, owner, lease, name, EXCLUSIVE, owner);
+          s.queryLongs(sql.acquireReturning, owner, owner, owner, lease, name, EXCLUSIVE, owner);
       if (result != null) {
         return Acquisition.acquired(result[0], (int) result[1]);
       }
       // No row matched: the name is new, or someone else holds it.
-      return db.insert(sql.insertHeld, name, EXCLUSIVE, owner, lease)
+      return s.insert(sql.insertHeld, name, EXCLUSIVE, owner, lease)
           ? Acquisition.acquired(1, 1)
           : Acquisition.busy();
     }
@@ -264,68 +265,68 @@ public final class JdbcLockStore implements LockStore {
     // (and holds) we read. Two statements are the least here: the read yields the token and holds
     // that the UPDATE cannot return, and the version guard makes the pair atomic.
     for (int i = 0; i < ATTEMPTS; i++) {
-      LockRow row = db.queryFirst(sql.selectRow, LockRow.MAPPER, name, EXCLUSIVE);
+      LockRow row = s.queryFirst(sql.selectRow, LockRow.MAPPER, name, EXCLUSIVE);
       if (row == null) {
-        if (db.insert(sql.insertHeld, name, EXCLUSIVE, owner, lease)) {
+        if (s.insert(sql.insertHeld, name, EXCLUSIVE, owner, lease)) {
           return Acquisition.acquired(1, 1);
         }
       } else if (row.live()) {
         if (!owner.equals(row.owner())) {
           return Acquisition.busy(row.remaining());
         }
-        if (db.update(sql.reenterGuarded, lease, name, EXCLUSIVE, owner, row.version(), row.holds())
+        if (s.update(sql.reenterGuarded, lease, name, EXCLUSIVE, owner, row.version(), row.holds())
             == 1) {
           return Acquisition.acquired(row.version(), row.holds() + 1);
         }
-      } else if (db.update(sql.takeGuarded, owner, lease, name, EXCLUSIVE, row.version()) == 1) {
+      } else if (s.update(sql.takeGuarded, owner, lease, name, EXCLUSIVE, row.version()) == 1) {
         return Acquisition.acquired(row.version() + 1, 1);
       }
     }
     return Acquisition.busy();
   }
 
-  private Acquisition acquireWrite(LockRow w, String name, String owner, long lease) {
+  private Acquisition acquireWrite(Statements s, LockRow w, String name, String owner, long lease) {
     if (w.live()) {
       if (owner.equals(w.owner())) {
-        db.update(sql.writerReenter, lease, name, WRITER);
+        s.update(sql.writerReenter, lease, name, WRITER);
         return Acquisition.acquired(w.version(), w.holds() + 1);
       }
-      markWaiting(w, name, owner, lease);
+      markWaiting(s, w, name, owner, lease);
       return Acquisition.busy(w.remaining());
     }
-    Long latestReader = db.queryLong(sql.latestReaderExpiry, name);
+    Long latestReader = s.queryLong(sql.latestReaderExpiry, name);
     if (latestReader != null) {
       // Readers hold it: keep new readers out until this writer gets in or withdraws.
-      markWaiting(w, name, owner, lease);
+      markWaiting(s, w, name, owner, lease);
       return Acquisition.busy(Duration.ofMillis(Math.max(1, latestReader - w.now())));
     }
-    db.update(sql.writerTake, owner, lease, owner, name, WRITER);
+    s.update(sql.writerTake, owner, lease, owner, name, WRITER);
     return Acquisition.acquired(w.version() + 1, 1);
   }
 
-  private void markWaiting(LockRow w, String name, String owner, long lease) {
+  private void markWaiting(Statements s, LockRow w, String name, String owner, long lease) {
     if (!w.writerWaitsBesides(owner)) {
-      db.update(sql.writerWait, owner, lease, name, WRITER);
+      s.update(sql.writerWait, owner, lease, name, WRITER);
     }
   }
 
-  private Acquisition acquireRead(LockRow w, String name, String owner, long lease) {
+  private Acquisition acquireRead(Statements s, LockRow w, String name, String owner, long lease) {
     if (w.live() && !owner.equals(w.owner())) {
       return Acquisition.busy(w.remaining());
     }
-    long[] mine = db.queryLongs(sql.selectReader, name, owner);
+    long[] mine = s.queryLongs(sql.selectReader, name, owner);
     boolean mineLive = mine != null && mine[1] > w.now();
     if (mineLive) {
-      db.update(sql.readerReenter, lease, name, owner);
+      s.update(sql.readerReenter, lease, name, owner);
       return Acquisition.acquired(w.version(), (int) mine[0] + 1);
     }
     if (w.writerWaitsBesides(owner)) {
       return Acquisition.busy();
     }
     if (mine != null) {
-      db.update(sql.deleteReader, name, owner);
+      s.update(sql.deleteReader, name, owner);
     }
-    db.update(sql.insertReader, name, owner, lease);
+    s.update(sql.insertReader, name, owner, lease);
     return Acquisition.acquired(w.version(), 1);
   }
 
@@ -335,18 +336,18 @@ public final class JdbcLockStore implements LockStore {
    * auto-commit, outside the transaction) if missing: creating it inside would make two InnoDB
    * transactions deadlock on the gap lock of the row that is not there yet.
    */
-  private <T> T underWriterRow(String name, Function<LockRow, T> body) {
+  private <T> T underWriterRow(Statements s, String name, Function<LockRow, T> body) {
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       T result =
-          db.transaction(
+          s.transaction(
               () -> {
-                LockRow w = db.queryFirst(sql.selectRowForUpdate, LockRow.MAPPER, name, WRITER);
+                LockRow w = s.queryFirst(sql.selectRowForUpdate, LockRow.MAPPER, name, WRITER);
                 return w == null ? null : body.apply(w);
               });
       if (result != null) {
         return result;
       }
-      db.insert(sql.insertFreeWriter, name, WRITER);
+      s.insert(sql.insertFreeWriter, name, WRITER);
     }
     throw new ConcurrencyFailureException("the writer row of '" + name + "' keeps vanishing");
   }
@@ -355,28 +356,33 @@ public final class JdbcLockStore implements LockStore {
    * Releases one hold: the common last hold first, then a nested one; if neither matched, checks
    * whether the owner holds it at all (a concurrent change of the same owner's holds retries).
    */
-  private ReleaseOutcome release(LockTableSql.HoldRelease statements, Object... args) {
+  private ReleaseOutcome release(
+      Statements s, LockTableSql.HoldRelease statements, Object... args) {
     for (int i = 0; i < ATTEMPTS; i++) {
-      if (db.update(statements.last(), args) == 1) {
+      if (s.update(statements.last(), args) == 1) {
         return ReleaseOutcome.RELEASED;
       }
-      if (db.update(statements.nested(), args) == 1) {
+      if (s.update(statements.nested(), args) == 1) {
         return ReleaseOutcome.HOLD_DECREMENTED;
       }
-      if (count(statements.countHeld(), args) == 0) {
+      if (count(s, statements.countHeld(), args) == 0) {
         return ReleaseOutcome.NOT_HELD;
       }
     }
     throw new ConcurrencyFailureException("the hold kept changing during release; outcome unknown");
   }
 
-  private long count(String statement, Object... args) {
-    Long value = db.queryLong(statement, args);
+  private long count(Statements s, String statement, Object... args) {
+    Long value = s.queryLong(statement, args);
     return value == null ? 0 : value;
   }
 
   private String rowName(LockKey key) {
-    return options.keyPrefix() + key.name();
+    String prefix = options.keyPrefix();
+    // Without a prefix, the caller's own String: a concatenation would make a new one per call,
+    // and H2 looks each bound string up in its cache, which an equal but new String turns from an
+    // identity check into a comparison of the bytes and a hash computed again.
+    return prefix.isEmpty() ? key.name() : prefix + key.name();
   }
 
   private static String kind(LockKey key) {

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.WeakHashMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -39,9 +40,9 @@ import org.springframework.jdbc.support.SQLExceptionTranslator;
 
 /**
  * The database of the lock tables as the JDBC store uses it: each {@linkplain #operation operation}
- * on one connection of its own from the data source, in auto-commit, its statements run on that
- * connection, and {@linkplain #transaction short transactions} on it where an operation needs row
- * locks.
+ * on one connection of its own from the data source, in auto-commit, its {@link Statements} run on
+ * that connection, and {@linkplain Statements#transaction short transactions} on it where an
+ * operation needs row locks.
  *
  * <p>A lock is never part of a transaction the caller has open: the operation's connection is
  * borrowed from the data source itself, never the one a Spring transaction has bound to the thread
@@ -59,8 +60,6 @@ public final class LockDatabase {
   private static final Object[] NO_ARGUMENTS = {};
 
   private final StoreConnections connections;
-  // The connection of the operation the thread is in, if any.
-  private final ThreadLocal<Connection> operationConnection = new ThreadLocal<>();
   private final SqlDialect dialect;
   // Set on each statement, unless the driver's statement timeout is a session setting.
   private final int statementTimeoutSeconds;
@@ -81,9 +80,9 @@ public final class LockDatabase {
     this.connections = new StoreConnections(unwrap(dataSource));
     this.dialect =
         operation(
-            () -> {
+            statements -> {
               try {
-                return SqlDialect.detect(connection().getMetaData());
+                return SqlDialect.detect(statements.connection.getMetaData());
               } catch (SQLException e) {
                 throw translate("jdbc lock store: reading the database's metadata", e);
               }
@@ -112,16 +111,14 @@ public final class LockDatabase {
   }
 
   /**
-   * Runs {@code work} on one connection of its own from the data source, in auto-commit; the
-   * statements it runs ({@link #update}, {@link #queryFirst}, …) run on that connection. An
-   * operation begun inside another runs on the outer one's connection.
+   * Runs {@code work} on one connection of its own from the data source, in auto-commit; the {@link
+   * Statements} it is given run on that connection, and only until it returns. The connection is
+   * passed rather than kept in a thread-local: the store's calls are a few microseconds on H2, and
+   * setting, reading and removing a thread-local for each was a fiftieth of them.
    */
-  public <T> T operation(Supplier<T> work) {
+  public <T> T operation(Function<Statements, T> work) {
     if (closed) {
       throw new IllegalStateException("this JDBC lock store is closed");
-    }
-    if (operationConnection.get() != null) {
-      return work.get();
     }
     Connection c;
     try {
@@ -132,16 +129,14 @@ public final class LockDatabase {
     } catch (IllegalStateException e) {
       throw new CannotGetJdbcConnectionException("Failed to obtain JDBC Connection", e);
     }
-    operationConnection.set(c);
     try {
-      return work.get();
+      return work.apply(new Statements(c));
     } catch (RuntimeException e) {
       if (connectionLost(e)) {
         connections.evict(c);
       }
       throw e;
     } finally {
-      operationConnection.remove();
       try {
         c.close();
       } catch (SQLException e) {
@@ -150,21 +145,99 @@ public final class LockDatabase {
     }
   }
 
-  /**
-   * Runs {@code work} in a short transaction on the operation's connection and commits it; a
-   * deadlock or serialisation failure runs it again, up to 16 times in all.
-   *
-   * @throws IllegalStateException if not called within {@link #operation}
-   */
-  public <T> T transaction(Supplier<T> work) {
-    Connection c = connection();
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return transactionOnce(c, work);
-      } catch (RuntimeException e) {
-        if (attempt >= TRANSACTION_ATTEMPTS || !isDeadlock(e)) {
-          throw e;
+  /** The statements of one {@linkplain #operation operation}, on its connection. */
+  public final class Statements {
+
+    private final Connection connection;
+
+    private Statements(Connection connection) {
+      this.connection = connection;
+    }
+
+    /**
+     * Runs {@code work} in a short transaction on the operation's connection and commits it; a
+     * deadlock or serialisation failure runs it again, up to 16 times in all.
+     */
+    public <T> T transaction(Supplier<T> work) {
+      for (int attempt = 1; ; attempt++) {
+        try {
+          return transactionOnce(connection, work);
+        } catch (RuntimeException e) {
+          if (attempt >= TRANSACTION_ATTEMPTS || !isDeadlock(e)) {
+            throw e;
+          }
         }
+      }
+    }
+
+    /** Runs an INSERT, UPDATE or DELETE; the number of rows it changed. */
+    public int update(String sql, Object... args) {
+      return run(sql, args, PreparedStatement::executeUpdate);
+    }
+
+    /** Runs an INSERT; false if the row already existed. */
+    public boolean insert(String sql, Object... args) {
+      try {
+        return update(sql, args) == 1;
+      } catch (DuplicateKeyException e) {
+        return false;
+      }
+    }
+
+    /** The first row of a query, mapped; null if there is none. */
+    public <T> @Nullable T queryFirst(String sql, RowMapper<T> row, Object... args) {
+      return run(
+          sql,
+          args,
+          ps -> {
+            try (ResultSet rs = ps.executeQuery()) {
+              return rs.next() ? row.mapRow(rs, 0) : null;
+            }
+          });
+    }
+
+    /** The first column of the first row of a query; null if there is none or it is NULL. */
+    public @Nullable Long queryLong(String sql, Object... args) {
+      return queryFirst(
+          sql,
+          (rs, i) -> {
+            long value = rs.getLong(1);
+            return rs.wasNull() ? null : value;
+          },
+          args);
+    }
+
+    /** The first two columns of the first row of a query; null if there is none. */
+    public long @Nullable [] queryLongs(String sql, Object... args) {
+      return queryFirst(sql, (rs, i) -> new long[] {rs.getLong(1), rs.getLong(2)}, args);
+    }
+
+    /**
+     * Runs one statement on the operation's connection, with {@code args} bound by their types.
+     * This is what Spring's {@code JdbcTemplate} does on a connection bound to the thread, less its
+     * generality: argument type inference and parameter disposal cost a tenth of an H2 acquire and
+     * release (the store's calls alone took 9.2 µs with it, 8.2 µs without), and binding the
+     * connection to the thread's transaction resources and looking it up for every statement about
+     * a twentieth more. The exception translation stays Spring's.
+     */
+    private <T> T run(String sql, Object[] args, StatementWork<T> work) {
+      try (PreparedStatement ps = connection.prepareStatement(sql)) {
+        if (statementTimeoutSeconds > 0) {
+          ps.setQueryTimeout(statementTimeoutSeconds);
+        }
+        for (int i = 0; i < args.length; i++) {
+          Object arg = Objects.requireNonNull(args[i], () -> "parameter of " + sql);
+          if (arg instanceof String text) {
+            ps.setString(i + 1, text);
+          } else if (arg instanceof Long number) {
+            ps.setLong(i + 1, number);
+          } else {
+            ps.setObject(i + 1, arg);
+          }
+        }
+        return work.apply(ps);
+      } catch (SQLException e) {
+        throw translate("jdbc lock store", e);
       }
     }
   }
@@ -174,7 +247,7 @@ public final class LockDatabase {
    * fails too (the connection is gone) does not replace the failure that caused it, which names the
    * reason. The connection is back in auto-commit afterwards.
    */
-  private <T> T transactionOnce(Connection c, Supplier<T> work) {
+  private static <T> T transactionOnce(Connection c, Supplier<T> work) {
     try {
       c.setAutoCommit(false);
     } catch (SQLException e) {
@@ -229,86 +302,7 @@ public final class LockDatabase {
     }
   }
 
-  /** Runs an INSERT, UPDATE or DELETE; the number of rows it changed. */
-  public int update(String sql, Object... args) {
-    return run(sql, args, PreparedStatement::executeUpdate);
-  }
-
-  /** Runs an INSERT; false if the row already existed. */
-  public boolean insert(String sql, Object... args) {
-    try {
-      return update(sql, args) == 1;
-    } catch (DuplicateKeyException e) {
-      return false;
-    }
-  }
-
-  /** The first row of a query, mapped; null if there is none. */
-  public <T> @Nullable T queryFirst(String sql, RowMapper<T> row, Object... args) {
-    return run(
-        sql,
-        args,
-        ps -> {
-          try (ResultSet rs = ps.executeQuery()) {
-            return rs.next() ? row.mapRow(rs, 0) : null;
-          }
-        });
-  }
-
-  /** The first column of the first row of a query; null if there is none or it is NULL. */
-  public @Nullable Long queryLong(String sql, Object... args) {
-    return queryFirst(
-        sql,
-        (rs, i) -> {
-          long value = rs.getLong(1);
-          return rs.wasNull() ? null : value;
-        },
-        args);
-  }
-
-  /** The first two columns of the first row of a query; null if there is none. */
-  public long @Nullable [] queryLongs(String sql, Object... args) {
-    return queryFirst(sql, (rs, i) -> new long[] {rs.getLong(1), rs.getLong(2)}, args);
-  }
-
-  /**
-   * Runs one statement on the operation's connection, with {@code args} bound by their types. This
-   * is what Spring's {@code JdbcTemplate} does on a connection bound to the thread, less its
-   * generality: argument type inference and parameter disposal cost a tenth of an H2 acquire and
-   * release (the store's calls alone took 9.2 µs with it, 8.2 µs without), and binding the
-   * connection to the thread's transaction resources and looking it up for every statement about a
-   * twentieth more. The exception translation stays Spring's.
-   */
-  private <T> T run(String sql, Object[] args, StatementWork<T> work) {
-    try (PreparedStatement ps = connection().prepareStatement(sql)) {
-      if (statementTimeoutSeconds > 0) {
-        ps.setQueryTimeout(statementTimeoutSeconds);
-      }
-      for (int i = 0; i < args.length; i++) {
-        Object arg = Objects.requireNonNull(args[i], () -> "parameter of " + sql);
-        if (arg instanceof String text) {
-          ps.setString(i + 1, text);
-        } else if (arg instanceof Long number) {
-          ps.setLong(i + 1, number);
-        } else {
-          ps.setObject(i + 1, arg);
-        }
-      }
-      return work.apply(ps);
-    } catch (SQLException e) {
-      throw translate("jdbc lock store", e);
-    }
-  }
-
-  private Connection connection() {
-    Connection c = operationConnection.get();
-    if (c == null) {
-      throw new IllegalStateException("statements of the lock store run only within operation()");
-    }
-    return c;
-  }
-
-  /** What {@link #run} does with the prepared, bound statement. */
+  /** What {@link Statements#run} does with the prepared, bound statement. */
   @FunctionalInterface
   private interface StatementWork<T> {
     T apply(PreparedStatement statement) throws SQLException;
@@ -320,16 +314,18 @@ public final class LockDatabase {
    */
   public boolean keepsRows() {
     String probe = dialect.inMemoryProbe();
-    return probe == null || operation(() -> queryFirst(probe, (rs, i) -> rs.getString(1))) != null;
+    return probe == null
+        || operation(statements -> statements.queryFirst(probe, (rs, i) -> rs.getString(1)))
+            != null;
   }
 
   /** Runs {@code script}, statements separated by {@code ;}, in auto-commit. */
   public void runScript(String script) {
     operation(
-        () -> {
+        statements -> {
           for (String statement : script.split(";")) {
             if (!statement.isBlank()) {
-              run(statement.strip(), NO_ARGUMENTS, PreparedStatement::execute);
+              statements.run(statement.strip(), NO_ARGUMENTS, PreparedStatement::execute);
             }
           }
           return null;
