@@ -84,10 +84,37 @@ class ReportMainTest {
     assertThat(ReportMain.render(runs.get(0), "quick"))
         .contains(
             "| Redis: Locksmith ≥ 1.4× Redisson RLock, 1 thread | 1.10× [1.10–1.10]; raw bound"
-                + " 1.20× | **MISSED**, beyond the raw bound |");
+                + " 1.20×, same work 1.10× | **MISSED**, beyond the raw bound |");
     assertThat(ReportMain.render(runs, "quick"))
         .contains("| **MISSED** (met in 0 of 3; beyond the raw bound in 2 of 3) |")
         .contains("raw bound: the store's fastest raw target ÷ that peer in the same run");
+  }
+
+  @Test
+  @DisplayName(
+      "a JDBC peer goal shows the same work's bound beside the raw one, and Locksmith is measured"
+          + " against the same work on bare JDBC")
+  void jdbcSameWork() throws IOException {
+    writeJmh(
+        results.resolve("jmh.json"),
+        jmhRun("oneThread", "h2/locksmith", 1300, 1300, 1300),
+        jmhRun("oneThread", "h2/raw", 2000, 2000, 2000),
+        jmhRun("oneThread", "h2/raw-fenced", 1600, 1600, 1600),
+        jmhRun("oneThread", "h2/spring", 1000, 1000, 1000),
+        jmhRun("oneThread", "h2/shedlock", 900, 900, 900));
+    String md = ReportMain.render(results, "quick");
+
+    assertThat(md)
+        .contains(
+            "| H2: Locksmith ≥ 1.5× the better of Spring Integration and ShedLock, 1 thread |"
+                + " 1.30× [1.30–1.30] (vs spring); raw bound 2.00×, same work 1.60× | **MISSED** |")
+        .contains(
+            "| H2, the same work (fencing token, reentrant hold) on bare JDBC: Locksmith ≥ 0.9×"
+                + " raw-fenced, 1 thread | 0.81× [0.81–0.81] | **MISSED** |")
+        .contains(
+            "PostgreSQL, the same work (fencing token, reentrant hold) on bare JDBC: Locksmith ≥"
+                + " 0.9× raw-fenced, 1 thread | — | NOT RUN |")
+        .contains("- `h2/raw-fenced`: the same work as Locksmith's JDBC store on bare JDBC");
   }
 
   @Test

@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -139,6 +140,157 @@ final class JdbcTargets {
           throw new IllegalStateException("raw JDBC lock " + name + " was not held");
         }
       }
+    }
+
+    @Override
+    public boolean blocking() {
+      return false;
+    }
+
+    @Override
+    public void close() {
+      ds.close();
+    }
+  }
+
+  /**
+   * The same work as Locksmith's JDBC store on bare JDBC, the bound for a client that keeps
+   * Locksmith's promises: Locksmith's table layout and its statements, one pooled connection per
+   * acquire and per release. The acquire is one guarded {@code UPDATE} that returns the row's
+   * version (the fencing token) and hold count (re-entry by the same owner), with an {@code INSERT}
+   * the first time a name is seen; the release frees the last hold, owner- and expiry-checked on
+   * the database clock, and drops a nested one otherwise. What it leaves out is Locksmith's own
+   * machinery: the engine, the per-statement query timeout, the failure translation.
+   */
+  static final class RawFenced implements LockTarget {
+    // Bound as a parameter, as Locksmith does: its exclusive and read-write rows share the table.
+    private static final String KIND = "X";
+    private final String store;
+    private final HikariDataSource ds;
+    private final String owner = UUID.randomUUID().toString();
+    private final String acquireSql;
+    private final String insertSql;
+    private final String releaseLastSql;
+    private final String releaseNestedSql;
+
+    RawFenced(String store) {
+      this.store = store;
+      ds = pool(store);
+      boolean h2 = store.equals("h2");
+      String t = "bench_fenced_lock";
+      createTable(
+          ds,
+          "CREATE TABLE "
+              + t
+              + " (name VARCHAR(320) NOT NULL, kind "
+              // As in Locksmith's DDL: H2 compares a CHAR column to a VARCHAR parameter slowly.
+              + (h2 ? "VARCHAR(1)" : "CHAR(1)")
+              + " NOT NULL, owner VARCHAR(255), holds INT NOT NULL, version BIGINT NOT NULL,"
+              + " expires_at BIGINT NOT NULL, waiting_owner VARCHAR(255),"
+              + " waiting_until BIGINT NOT NULL, PRIMARY KEY (name, kind))");
+      // Milliseconds since the epoch on the database clock, the cheapest exact form on each.
+      String now =
+          h2
+              ? "DATEDIFF(MILLISECOND, TIMESTAMP WITH TIME ZONE '1970-01-01 00:00:00+00',"
+                  + " CURRENT_TIMESTAMP AT TIME ZONE 'UTC')"
+              : "CAST(FLOOR(EXTRACT(EPOCH FROM now()) * 1000) AS BIGINT)";
+      String live = "owner = ? AND expires_at > " + now;
+      String update =
+          "UPDATE "
+              + t
+              + " SET holds = CASE WHEN "
+              + live
+              + " THEN holds + 1 ELSE 1 END, version = CASE WHEN "
+              + live
+              + " THEN version ELSE version + 1 END, owner = ?, expires_at = "
+              + now
+              + " + ? WHERE name = ? AND kind = ? AND (expires_at <= "
+              + now
+              + " OR owner = ?)";
+      acquireSql =
+          h2
+              ? "SELECT version, holds FROM FINAL TABLE (" + update + ")"
+              : update + " RETURNING version, holds";
+      insertSql =
+          "INSERT INTO "
+              + t
+              + " (name, kind, owner, holds, version, expires_at, waiting_owner, waiting_until)"
+              + " VALUES (?, ?, ?, 1, 1, "
+              + now
+              + " + ?, NULL, 0)"
+              + (h2 ? "" : " ON CONFLICT DO NOTHING");
+      String held = " WHERE name = ? AND kind = ? AND " + live;
+      releaseLastSql =
+          "UPDATE "
+              + t
+              + " SET owner = NULL, holds = 0, expires_at = "
+              + now
+              + held
+              + " AND holds = 1";
+      releaseNestedSql = "UPDATE " + t + " SET holds = holds - 1" + held + " AND holds > 1";
+    }
+
+    @Override
+    public String id() {
+      return store + "/raw-fenced";
+    }
+
+    @Override
+    public Held acquire(String name) throws Exception {
+      return Waits.retry(name, () -> tryOnce(name));
+    }
+
+    /** One attempt: the held lock, or null if another owner holds it. */
+    Held tryOnce(String name) throws SQLException {
+      try (Connection c = ds.getConnection()) {
+        try (PreparedStatement update = c.prepareStatement(acquireSql)) {
+          update.setString(1, owner);
+          update.setString(2, owner);
+          update.setString(3, owner);
+          update.setLong(4, 30_001);
+          update.setString(5, name);
+          update.setString(6, KIND);
+          update.setString(7, owner);
+          try (ResultSet rs = update.executeQuery()) {
+            if (rs.next()) {
+              long token = rs.getLong(1);
+              return () -> release(name, token);
+            }
+          }
+        }
+        try (PreparedStatement insert = c.prepareStatement(insertSql)) {
+          insert.setString(1, name);
+          insert.setString(2, KIND);
+          insert.setString(3, owner);
+          insert.setLong(4, 30_001);
+          if (insert.executeUpdate() == 1) {
+            return () -> release(name, 1);
+          }
+          return null; // someone else holds it
+        } catch (SQLException e) {
+          if (e.getSQLState() != null && e.getSQLState().startsWith("23")) {
+            return null; // someone else inserted it first: busy
+          }
+          throw e;
+        }
+      }
+    }
+
+    private void release(String name, long token) throws SQLException {
+      try (Connection c = ds.getConnection()) {
+        for (String sql : new String[] {releaseLastSql, releaseNestedSql}) {
+          try (PreparedStatement release = c.prepareStatement(sql)) {
+            release.setString(1, name);
+            release.setString(2, KIND);
+            release.setString(3, owner);
+            if (release.executeUpdate() == 1) {
+              return;
+            }
+          }
+        }
+      }
+      throw new IllegalStateException(
+          "raw fenced JDBC lock " + name + " (token " + token + ") was not held");
     }
 
     @Override

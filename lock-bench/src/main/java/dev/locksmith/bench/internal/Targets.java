@@ -30,10 +30,12 @@ public final class Targets {
           "zookeeper/spring",
           "h2/locksmith",
           "h2/raw",
+          "h2/raw-fenced",
           "h2/spring",
           "h2/shedlock",
           "postgres/locksmith",
           "postgres/raw",
+          "postgres/raw-fenced",
           "postgres/spring",
           "postgres/shedlock");
 
@@ -120,6 +122,8 @@ public final class Targets {
     switch (impl) {
       case "raw":
         return new JdbcTargets.Raw(store);
+      case "raw-fenced":
+        return new JdbcTargets.RawFenced(store);
       case "spring":
         return new JdbcTargets.SpringRegistry(store);
       case "shedlock":
