@@ -22,6 +22,7 @@ import javax.sql.DataSource;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
+import org.jspecify.annotations.Nullable;
 import org.springframework.integration.jdbc.lock.DefaultLockRepository;
 import org.springframework.integration.jdbc.lock.JdbcLockRegistry;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -63,23 +64,64 @@ final class JdbcTargets {
   }
 
   /**
+   * A raw bound: one pool and one owner of its own, a lock taken by single attempts that {@link
+   * Waits#retry} repeats while another owner holds it.
+   */
+  private abstract static class RawTarget implements LockTarget {
+    final String store;
+    final HikariDataSource ds;
+    final String owner = UUID.randomUUID().toString();
+    private final String id;
+
+    RawTarget(String store, String impl) {
+      this.store = store;
+      this.id = store + "/" + impl;
+      ds = pool(store);
+    }
+
+    /** One attempt: the held lock, or null if another owner holds it. */
+    abstract @Nullable Held tryOnce(String name) throws SQLException;
+
+    @Override
+    public final String id() {
+      return id;
+    }
+
+    @Override
+    public final Held acquire(String name) throws Exception {
+      return Waits.retry(name, () -> tryOnce(name));
+    }
+
+    @Override
+    public final boolean blocking() {
+      return false;
+    }
+
+    @Override
+    public final void close() {
+      ds.close();
+    }
+
+    /** Whether {@code e} is a unique-key violation: another owner inserted the row first. */
+    static boolean duplicateKey(SQLException e) {
+      return e.getSQLState() != null && e.getSQLState().startsWith("23");
+    }
+  }
+
+  /**
    * The two statements a lock table needs at the least: a guarded {@code UPDATE} that takes the row
    * if it is free or expired (on the database clock), with an {@code INSERT} the first time a name
    * is seen; and an owner-checked {@code UPDATE} that frees it. Rows are never deleted, like
    * Locksmith's table, so the steady state is exactly two statements per acquire and release.
    */
-  static final class Raw implements LockTarget {
-    private final String store;
-    private final HikariDataSource ds;
-    private final String owner = UUID.randomUUID().toString();
+  static final class Raw extends RawTarget {
     private final String acquireSql;
     private final String insertSql;
     private static final String RELEASE_SQL =
         "UPDATE bench_raw_lock SET owner = NULL WHERE name = ? AND owner = ?";
 
     Raw(String store) {
-      this.store = store;
-      ds = pool(store);
+      super(store, "raw");
       createTable(
           ds,
           "CREATE TABLE bench_raw_lock (name VARCHAR(255) PRIMARY KEY, owner VARCHAR(64),"
@@ -97,16 +139,7 @@ final class JdbcTargets {
     }
 
     @Override
-    public String id() {
-      return store + "/raw";
-    }
-
-    @Override
-    public Held acquire(String name) throws Exception {
-      return Waits.retry(name, () -> tryOnce(name));
-    }
-
-    private Held tryOnce(String name) throws SQLException {
+    @Nullable Held tryOnce(String name) throws SQLException {
       try (Connection c = ds.getConnection()) {
         try (PreparedStatement update = c.prepareStatement(acquireSql)) {
           update.setString(1, owner);
@@ -123,7 +156,7 @@ final class JdbcTargets {
           insert.executeUpdate();
           return () -> release(name);
         } catch (SQLException e) {
-          if (e.getSQLState() != null && e.getSQLState().startsWith("23")) {
+          if (duplicateKey(e)) {
             return null; // someone else inserted it first: busy
           }
           throw e;
@@ -141,16 +174,6 @@ final class JdbcTargets {
         }
       }
     }
-
-    @Override
-    public boolean blocking() {
-      return false;
-    }
-
-    @Override
-    public void close() {
-      ds.close();
-    }
   }
 
   /**
@@ -162,20 +185,16 @@ final class JdbcTargets {
    * the database clock, and drops a nested one otherwise. What it leaves out is Locksmith's own
    * machinery: the engine, the per-statement query timeout, the failure translation.
    */
-  static final class RawFenced implements LockTarget {
+  static final class RawFenced extends RawTarget {
     // Bound as a parameter, as Locksmith does: its exclusive and read-write rows share the table.
     private static final String KIND = "X";
-    private final String store;
-    private final HikariDataSource ds;
-    private final String owner = UUID.randomUUID().toString();
     private final String acquireSql;
     private final String insertSql;
     private final String releaseLastSql;
     private final String releaseNestedSql;
 
     RawFenced(String store) {
-      this.store = store;
-      ds = pool(store);
+      super(store, "raw-fenced");
       boolean h2 = store.equals("h2");
       String t = "bench_fenced_lock";
       createTable(
@@ -231,17 +250,7 @@ final class JdbcTargets {
     }
 
     @Override
-    public String id() {
-      return store + "/raw-fenced";
-    }
-
-    @Override
-    public Held acquire(String name) throws Exception {
-      return Waits.retry(name, () -> tryOnce(name));
-    }
-
-    /** One attempt: the held lock, or null if another owner holds it. */
-    Held tryOnce(String name) throws SQLException {
+    @Nullable Held tryOnce(String name) throws SQLException {
       try (Connection c = ds.getConnection()) {
         try (PreparedStatement update = c.prepareStatement(acquireSql)) {
           update.setString(1, owner);
@@ -268,7 +277,7 @@ final class JdbcTargets {
           }
           return null; // someone else holds it
         } catch (SQLException e) {
-          if (e.getSQLState() != null && e.getSQLState().startsWith("23")) {
+          if (duplicateKey(e)) {
             return null; // someone else inserted it first: busy
           }
           throw e;
@@ -291,16 +300,6 @@ final class JdbcTargets {
       }
       throw new IllegalStateException(
           "raw fenced JDBC lock " + name + " (token " + token + ") was not held");
-    }
-
-    @Override
-    public boolean blocking() {
-      return false;
-    }
-
-    @Override
-    public void close() {
-      ds.close();
     }
   }
 
