@@ -12,7 +12,10 @@ import dev.locksmith.spi.LockMode;
 import dev.locksmith.spi.LockState;
 import dev.locksmith.spi.LockStore;
 import dev.locksmith.spi.ReleaseOutcome;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -36,6 +39,30 @@ class LeaseLifecycleTest {
     AtomicInteger told = new AtomicInteger();
     lease.onLost((l, why) -> told.incrementAndGet());
     return told;
+  }
+
+  @Test
+  @DisplayName(
+      "expiresAt() is read off the options' clock, stays the same when asked again, and moves with"
+          + " an extension")
+  void expiresAtFollowsTheClockAndTheLease() {
+    Instant fixed = Instant.parse("2030-01-01T00:00:00Z");
+    LockClient a =
+        clients.open(
+            LockOptions.builder()
+                .clock(Clock.fixed(fixed, ZoneOffset.UTC))
+                .autoRenew(false)
+                .leaseTime(Duration.ofSeconds(30))
+                .build());
+    Lease lease = a.lock("x").tryAcquire().orElseThrow();
+    Instant first = lease.expiresAt();
+    // The clock stands still, so the time since the acquire started only moves the answer earlier.
+    assertThat(first).isBetween(fixed.plusSeconds(20), fixed.plusSeconds(30));
+    assertThat(lease.expiresAt()).as("asked again").isEqualTo(first);
+
+    lease.extend(Duration.ofSeconds(90));
+    assertThat(lease.expiresAt()).isBetween(fixed.plusSeconds(80), fixed.plusSeconds(90));
+    lease.release();
   }
 
   @Test

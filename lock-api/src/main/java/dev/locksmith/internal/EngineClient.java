@@ -51,6 +51,7 @@ public final class EngineClient implements LockClient {
   private final String ownerPrefix;
   private final AtomicLong ownerSequence = new AtomicLong();
   private final LockObserver observer;
+  private final boolean observed;
 
   /**
    * Wraps {@code store}; the client owns it from now on.
@@ -85,6 +86,7 @@ public final class EngineClient implements LockClient {
     String clientId = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
     this.ownerPrefix = owner + "/" + clientId + "/";
     this.observer = new GuardedObserver(options.observer());
+    this.observed = options.observer() != LockObserver.NONE;
     store.sessionEvents().ifPresent(events -> events.listen(new Events()));
   }
 
@@ -257,6 +259,11 @@ public final class EngineClient implements LockClient {
   /** The options' observer, guarded so that it cannot throw. */
   LockObserver observer() {
     return observer;
+  }
+
+  /** Whether the options set an observer: without one, nothing is timed for it. */
+  boolean observed() {
+    return observed;
   }
 
   /**

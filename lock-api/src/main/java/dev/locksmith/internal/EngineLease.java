@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,7 +23,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>State moves once from ACTIVE to RELEASED or LOST, under this object's monitor; listeners are
  * told outside it. Validity is measured on {@link System#nanoTime()} from before the acquire was
- * sent, so the lease ends on this client no later than in the store.
+ * sent, so the lease ends on this client no later than in the store; {@link #expiresAt()} is that
+ * end read off the client's clock when asked.
  */
 final class EngineLease implements Lease {
 
@@ -40,6 +42,9 @@ final class EngineLease implements Lease {
   private final long token;
   private final boolean autoRenew;
   private final boolean sessionBound;
+  // A hash of its own: the identity hash the client's and the watchdog's sets would otherwise ask
+  // for is made by the JVM on first use, and that showed in every acquire's profile.
+  private final int hash = ThreadLocalRandom.current().nextInt();
   // When the acquire returned: a store granted the hold no later than this (releaseHeldAtLeast).
   private final long acquiredNanos = System.nanoTime();
 
@@ -53,7 +58,9 @@ final class EngineLease implements Lease {
   private volatile long leaseNanos;
   private volatile long validUntilNanos;
   private volatile long renewDueNanos;
-  private volatile Instant expiresAt;
+  // expiresAt() as last computed, and the validUntilNanos it was computed for; guarded by this.
+  private @Nullable Instant expiresAt;
+  private long expiresAtFor;
   private volatile boolean suspended;
   private volatile @Nullable RuntimeException lastRenewalFailure;
 
@@ -64,8 +71,7 @@ final class EngineLease implements Lease {
       long token,
       Duration leaseTime,
       boolean autoRenew,
-      long startNanos,
-      Instant startInstant) {
+      long startNanos) {
     this.client = client;
     this.key = key;
     this.owner = owner;
@@ -75,7 +81,6 @@ final class EngineLease implements Lease {
     this.leaseNanos = leaseTime.toNanos();
     this.validUntilNanos = startNanos + leaseNanos;
     this.renewDueNanos = startNanos + leaseNanos / 3;
-    this.expiresAt = sessionBound ? Instant.MAX : startInstant.plus(leaseTime);
   }
 
   /** Hands the lease to the client's watchdog; called once it is registered with its client. */
@@ -115,9 +120,30 @@ final class EngineLease implements Lease {
     return token;
   }
 
+  /**
+   * When validity ends, on the options' clock: the clock is read when first asked (and again after
+   * a renewal or extension), not on every acquire, where reading it showed in the profile.
+   */
   @Override
   public Instant expiresAt() {
-    return expiresAt;
+    if (sessionBound) {
+      return Instant.MAX;
+    }
+    synchronized (this) {
+      long validUntil = validUntilNanos;
+      if (expiresAt == null || expiresAtFor != validUntil) {
+        Instant now = client.options().clock().instant();
+        expiresAt = now.plusNanos(validUntil - System.nanoTime());
+        expiresAtFor = validUntil;
+      }
+      return expiresAt;
+    }
+  }
+
+  /** The same hash for the lease's life, cheaper than the identity hash; equality is identity. */
+  @Override
+  public int hashCode() {
+    return hash;
   }
 
   @Override
@@ -140,7 +166,6 @@ final class EngineLease implements Lease {
       throwIfEnded();
     }
     long start = System.nanoTime();
-    Instant startInstant = client.options().clock().instant();
     boolean held = client.gateway().extend(key, owner, checked);
     if (!held) {
       LeaseLostException lost =
@@ -156,7 +181,6 @@ final class EngineLease implements Lease {
       leaseNanos = checked.toNanos();
       if (!sessionBound) {
         validUntilNanos = start + leaseNanos;
-        expiresAt = startInstant.plus(checked);
         renewDueNanos = start + leaseNanos / 3;
         client.watchdog().wakeBy(autoRenew ? renewDueNanos : validUntilNanos);
       }
@@ -375,7 +399,6 @@ final class EngineLease implements Lease {
     }
     long lease = leaseNanos;
     long start = System.nanoTime();
-    Instant startInstant = client.options().clock().instant();
     boolean held;
     try {
       held = client.gateway().extend(key, owner, Duration.ofNanos(lease));
@@ -414,7 +437,6 @@ final class EngineLease implements Lease {
       }
       if (start + lease - validUntilNanos > 0) {
         validUntilNanos = start + lease;
-        expiresAt = startInstant.plusNanos(lease);
       }
       renewDueNanos = start + lease / 3;
       due = renewDueNanos;
@@ -443,7 +465,7 @@ final class EngineLease implements Lease {
               key.name(),
               autoRenew
                   ? "it expired before a renewal succeeded"
-                  : "it expired at " + expiresAt + " without being extended or released"));
+                  : "it expired at " + expiresAt() + " without being extended or released"));
     }
   }
 
@@ -456,7 +478,7 @@ final class EngineLease implements Lease {
         + ", token="
         + token
         + ", expiresAt="
-        + expiresAt
+        + expiresAt()
         + "}";
   }
 }

@@ -12,7 +12,7 @@ import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockMode;
 import dev.locksmith.spi.QueuedAttempt;
 import java.time.Duration;
-import java.time.Instant;
+import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -147,6 +147,9 @@ final class EngineLock implements DistributedLock {
   @Nullable EngineLease attempt(
       long waitNanos, Interrupts interrupts, @Nullable String ownerOverride)
       throws InterruptedException {
+    if (!client.observed()) {
+      return attemptUnobserved(waitNanos, interrupts, ownerOverride);
+    }
     // Every acquire path passes here once: tell the client's observer how it ended.
     long start = System.nanoTime();
     AcquireOutcome outcome = AcquireOutcome.ERROR;
@@ -243,9 +246,9 @@ final class EngineLock implements DistributedLock {
     }
 
     /** The lease of an acquire that succeeded: nothing of the wait is undone then. */
-    EngineLease acquired(Acquisition a, long start, Instant startInstant) {
+    EngineLease acquired(Acquisition a, long start) {
       acquired = true;
-      return newLease(who, a, start, startInstant);
+      return newLease(who, a, start);
     }
 
     void end() {
@@ -277,11 +280,11 @@ final class EngineLock implements DistributedLock {
   }
 
   private @Nullable EngineLease poll(Wait wait, long deadline) throws InterruptedException {
-    Backoff backoff = new Backoff(client.options().backoffMin(), client.options().backoffMax());
-    WakeSignal signal = new WakeSignal();
+    // Made at the first busy answer: most acquires succeed at once and never wait.
+    Backoff backoff = null;
+    WakeSignal signal = null;
     while (true) {
       long start = System.nanoTime();
-      Instant startInstant = client.options().clock().instant();
       Acquisition a;
       try {
         a = callTryAcquire(wait.who, wait.fresh);
@@ -296,12 +299,16 @@ final class EngineLock implements DistributedLock {
         a = Acquisition.busy();
       }
       if (a.isAcquired()) {
-        return wait.acquired(a, start, startInstant);
+        return wait.acquired(a, start);
       }
       wait.busySeen = true;
       long remaining = remaining(deadline);
       if (remaining <= 0) {
         return null;
+      }
+      if (signal == null) {
+        backoff = new Backoff(client.options().backoffMin(), client.options().backoffMax());
+        signal = new WakeSignal();
       }
       if (wait.subscription == null && client.capabilities().contains(Capability.WAKE_ON_RELEASE)) {
         wait.subscription = subscribe(signal);
@@ -310,7 +317,7 @@ final class EngineLock implements DistributedLock {
           continue;
         }
       }
-      long pause = Math.min(backoff.nextNanos(a.retryAfter()), remaining);
+      long pause = Math.min(Objects.requireNonNull(backoff).nextNanos(a.retryAfter()), remaining);
       wait.pause(signal, pause);
     }
   }
@@ -350,7 +357,6 @@ final class EngineLock implements DistributedLock {
     WakeSignal signal = new WakeSignal();
     while (true) {
       long start = System.nanoTime();
-      Instant startInstant = client.options().clock().instant();
       Acquisition a;
       try {
         client.gateway().awaitChange(queued, key, signal::signal);
@@ -365,7 +371,7 @@ final class EngineLock implements DistributedLock {
         continue;
       }
       if (a.isAcquired()) {
-        return wait.acquired(a, start, startInstant);
+        return wait.acquired(a, start);
       }
       long remaining = remaining(deadline);
       if (remaining <= 0) {
@@ -429,9 +435,8 @@ final class EngineLock implements DistributedLock {
     throw client.gateway().failure("acquire", key, e);
   }
 
-  private EngineLease newLease(String who, Acquisition a, long start, Instant startInstant) {
-    EngineLease lease =
-        new EngineLease(client, key, who, a.token(), leaseTime, autoRenew, start, startInstant);
+  private EngineLease newLease(String who, Acquisition a, long start) {
+    EngineLease lease = new EngineLease(client, key, who, a.token(), leaseTime, autoRenew, start);
     client.register(lease);
     return lease;
   }

@@ -16,7 +16,6 @@ import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockMode;
 import dev.locksmith.spi.StoreTiming;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -176,14 +175,7 @@ class EngineEdgesTest {
 
   private static EngineLease lease(EngineClient client, LockKey key, long startNanos) {
     return new EngineLease(
-        client,
-        key,
-        client.newOwner("t"),
-        1,
-        Duration.ofSeconds(1),
-        false,
-        startNanos,
-        Instant.now());
+        client, key, client.newOwner("t"), 1, Duration.ofSeconds(1), false, startNanos);
   }
 
   @Test

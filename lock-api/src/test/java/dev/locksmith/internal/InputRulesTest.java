@@ -3,6 +3,7 @@ package dev.locksmith.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -27,6 +28,20 @@ class InputRulesTest {
         .hasMessage("lock name is 257 bytes in UTF-8; the limit is 256");
     assertThatThrownBy(() -> InputRules.name("é".repeat(129)))
         .hasMessage("lock name is 258 bytes in UTF-8; the limit is 256");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"x", "\u00e9", "\u07ff", "\u0800", "\u540d", "\uffff", "\ud83d\ude00"})
+  @DisplayName("the length limit counts each character's UTF-8 bytes as the encoder does")
+  void nameLengthPerWidth(String character) {
+    int width = character.getBytes(StandardCharsets.UTF_8).length;
+    int fits = 256 / width;
+    assertThat(InputRules.name("x".repeat(256 - fits * width) + character.repeat(fits)))
+        .as("exactly 256 bytes of %s", character)
+        .isNotNull();
+    assertThatThrownBy(
+            () -> InputRules.name("x".repeat(257 - fits * width) + character.repeat(fits)))
+        .hasMessage("lock name is 257 bytes in UTF-8; the limit is 256");
   }
 
   @Test

@@ -10,7 +10,6 @@ import dev.locksmith.mem.MemLockStore;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockMode;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -77,7 +76,7 @@ class LeaseScheduleTest {
     LockKey key = new LockKey(name, LockMode.EXCLUSIVE);
     String owner = client.newOwner("t");
     assertThat(client.store().tryAcquire(key, owner, Duration.ofHours(2)).isAcquired()).isTrue();
-    return new EngineLease(client, key, owner, 1, leaseTime, autoRenew, start, Instant.now());
+    return new EngineLease(client, key, owner, 1, leaseTime, autoRenew, start);
   }
 
   /** Waits until the renewal thread ran everything handed to it so far (it runs in order). */
