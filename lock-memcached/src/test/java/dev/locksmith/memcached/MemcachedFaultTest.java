@@ -395,7 +395,7 @@ class MemcachedFaultTest {
   private MemcachedClient connected(MemcachedServer server) throws Exception {
     MemcachedClient c =
         new MemcachedClient(
-            MemcachedLockProvider.connectionFactory(Duration.ofSeconds(2)),
+            MemcachedLockProvider.connectionFactory(Duration.ofSeconds(2), 1),
             List.of(new InetSocketAddress("127.0.0.1", server.port())));
     toClose.add(c::shutdown);
     await()

@@ -12,6 +12,12 @@ import dev.locksmith.UnsupportedCapabilityException;
 import dev.locksmith.spi.LockUri;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import net.spy.memcached.ArrayModNodeLocator;
+import net.spy.memcached.ConnectionFactory;
+import net.spy.memcached.DefaultHashAlgorithm;
+import net.spy.memcached.KetamaNodeLocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -34,6 +40,18 @@ class MemcachedLockProviderTest {
     if (server != null) {
       server.close();
     }
+  }
+
+  @Test
+  @DisplayName(
+      "several servers share the keys by ketama hashing, as every ketama client places them; one"
+          + " server takes every key without hashing")
+  void keyPlacement() {
+    ConnectionFactory several = MemcachedLockProvider.connectionFactory(Duration.ofSeconds(1), 2);
+    assertThat(several.getHashAlg()).isEqualTo(DefaultHashAlgorithm.KETAMA_HASH);
+    assertThat(several.createLocator(List.of())).isInstanceOf(KetamaNodeLocator.class);
+    ConnectionFactory one = MemcachedLockProvider.connectionFactory(Duration.ofSeconds(1), 1);
+    assertThat(one.createLocator(List.of())).isInstanceOf(ArrayModNodeLocator.class);
   }
 
   @Test

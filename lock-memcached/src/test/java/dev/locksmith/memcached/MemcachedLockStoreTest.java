@@ -92,7 +92,7 @@ class MemcachedLockStoreTest {
   private MemcachedClient rawClient() throws IOException {
     MemcachedClient c =
         new MemcachedClient(
-            MemcachedLockProvider.connectionFactory(Duration.ofSeconds(1)),
+            MemcachedLockProvider.connectionFactory(Duration.ofSeconds(1), 1),
             List.of(new InetSocketAddress("127.0.0.1", server.port())));
     toClose.add(c::shutdown);
     // FailureMode.Cancel cancels operations sent before the connection is up: wait for it.

@@ -22,6 +22,8 @@ public final class StoreKeys {
   public static final int MAX_KEY_BYTES = 250;
 
   private final String prefix;
+  private final String lockHead;
+  private final String fenceHead;
 
   /**
    * Keys under {@code prefix}.
@@ -48,6 +50,8 @@ public final class StoreKeys {
       }
     }
     this.prefix = prefix;
+    this.lockHead = prefix + "lock:";
+    this.fenceHead = prefix + "fence:";
   }
 
   /** The prefix in force. */
@@ -57,20 +61,28 @@ public final class StoreKeys {
 
   /** The key of the lock item of {@code name}. */
   public String lock(String name) {
-    return key("lock:", name);
+    return key(lockHead, name);
   }
 
   /** The key of the fencing counter of {@code name}. */
   public String fence(String name) {
-    return key("fence:", name);
+    return key(fenceHead, name);
   }
 
-  private String key(String kind, String name) {
-    String head = prefix + kind;
-    if (name.length() + head.length() <= MAX_KEY_BYTES && name.chars().allMatch(StoreKeys::plain)) {
+  private static String key(String head, String name) {
+    if (name.length() + head.length() <= MAX_KEY_BYTES && plain(name)) {
       return head + name;
     }
     return head + '#' + digest(name);
+  }
+
+  private static boolean plain(String name) {
+    for (int i = 0; i < name.length(); i++) {
+      if (!plain(name.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean plain(int c) {
