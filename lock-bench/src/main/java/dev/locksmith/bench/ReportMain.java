@@ -477,7 +477,10 @@ public final class ReportMain {
       }
     }
     if (load.length() > 0) {
-      md.append("\n**Machine load** (`uptime` before and after each run):\n\n").append(load);
+      md.append(
+              "\n**Machine load** (`uptime` and the loopback round trip of redis-benchmark's PING"
+                  + " from one client, before and after each run):\n\n")
+          .append(load);
     }
     md.append("\n## The raw bounds\n\n");
     md.append(
