@@ -54,15 +54,16 @@ public final class ReportMain {
           + " draws a fencing token (`INCR` of a counter that never expires) and records the"
           + " owner's hold count and token in a hash with a `PX` expiry, one `EVALSHA` that"
           + " counts a nested hold down or deletes the hash (publishing when a waiter"
-          + " subscribed). Against `redis/raw` it shows what fencing and reentrancy cost.",
+          + " subscribed), each hold as an owner of its own as Locksmith's. Against `redis/raw`"
+          + " it shows what fencing and reentrancy cost.",
       "memcached/raw",
       "`add` with an expiry to acquire; `gets` then `delete` with the CAS value to release"
           + " (spymemcached, binary protocol, one connection). No fencing token.",
       "memcached/raw-fenced",
       "`memcached/raw` plus the fencing token Locksmith draws by default: an `incr` of the"
           + " lock's counter pipelined behind the `add` (same round trip) and a `cas` that"
-          + " writes the token into the item (one more round trip). Against `memcached/raw`"
-          + " it shows what fencing costs.",
+          + " writes the token into the item (one more round trip), each hold as an owner of its"
+          + " own as Locksmith's. Against `memcached/raw` it shows what fencing costs.",
       "zookeeper/raw",
       "create an `EPHEMERAL_SEQUENTIAL` node (parents as containers) and, without waiting"
           + " for its answer, `getChildren` to see it is the lowest (one round trip, as"
@@ -77,7 +78,9 @@ public final class ReportMain {
       "the same work as Locksmith's JDBC store on bare JDBC: its table layout and its"
           + " statements (the guarded `UPDATE` that returns the row's version and hold count,"
           + " `INSERT` the first time, the owner- and expiry-checked release of the last or a"
-          + " nested hold), one pooled connection per acquire and per release. Against"
+          + " nested hold), one pooled connection per acquire and per release, each hold as an"
+          + " owner of its own as Locksmith's (so a late release of an old hold cannot free a"
+          + " newer one, and the database sees a new owner value per acquire). Against"
           + " `h2/raw` it shows what fencing and reentrancy cost; against Locksmith, what its"
           + " engine, statement timeout and failure handling cost.",
       "postgres/raw",

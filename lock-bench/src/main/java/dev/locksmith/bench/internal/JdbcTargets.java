@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
@@ -64,7 +65,7 @@ final class JdbcTargets {
   }
 
   /**
-   * A raw bound: one pool and one owner of its own, a lock taken by single attempts that {@link
+   * A raw bound: one pool and one owner id of its own, a lock taken by single attempts that {@link
    * Waits#retry} repeats while another owner holds it.
    */
   private abstract static class RawTarget implements LockTarget {
@@ -79,8 +80,16 @@ final class JdbcTargets {
       ds = pool(store);
     }
 
-    /** One attempt: the held lock, or null if another owner holds it. */
-    abstract @Nullable Held tryOnce(String name) throws SQLException;
+    /**
+     * The owner of the next hold: this target's id, one owner for all its holds as the peers have
+     * one per process.
+     */
+    String ownerOfNextHold() {
+      return owner;
+    }
+
+    /** One attempt as {@code who}: the held lock, or null if another owner holds it. */
+    abstract @Nullable Held tryOnce(String name, String who) throws SQLException;
 
     @Override
     public final String id() {
@@ -89,7 +98,8 @@ final class JdbcTargets {
 
     @Override
     public final Held acquire(String name) throws Exception {
-      return Waits.retry(name, () -> tryOnce(name));
+      String who = ownerOfNextHold();
+      return Waits.retry(name, () -> tryOnce(name, who));
     }
 
     @Override
@@ -139,22 +149,22 @@ final class JdbcTargets {
     }
 
     @Override
-    @Nullable Held tryOnce(String name) throws SQLException {
+    @Nullable Held tryOnce(String name, String who) throws SQLException {
       try (Connection c = ds.getConnection()) {
         try (PreparedStatement update = c.prepareStatement(acquireSql)) {
-          update.setString(1, owner);
+          update.setString(1, who);
           update.setInt(2, 30_000);
           update.setString(3, name);
           if (update.executeUpdate() == 1) {
-            return () -> release(name);
+            return () -> release(name, who);
           }
         }
         try (PreparedStatement insert = c.prepareStatement(insertSql)) {
           insert.setString(1, name);
-          insert.setString(2, owner);
+          insert.setString(2, who);
           insert.setInt(3, 30_000);
           insert.executeUpdate();
-          return () -> release(name);
+          return () -> release(name, who);
         } catch (SQLException e) {
           if (duplicateKey(e)) {
             return null; // someone else inserted it first: busy
@@ -164,11 +174,11 @@ final class JdbcTargets {
       }
     }
 
-    private void release(String name) throws SQLException {
+    private void release(String name, String who) throws SQLException {
       try (Connection c = ds.getConnection();
           PreparedStatement release = c.prepareStatement(RELEASE_SQL)) {
         release.setString(1, name);
-        release.setString(2, owner);
+        release.setString(2, who);
         if (release.executeUpdate() != 1) {
           throw new IllegalStateException("raw JDBC lock " + name + " was not held");
         }
@@ -182,8 +192,11 @@ final class JdbcTargets {
    * acquire and per release. The acquire is one guarded {@code UPDATE} that returns the row's
    * version (the fencing token) and hold count (re-entry by the same owner), with an {@code INSERT}
    * the first time a name is seen; the release frees the last hold, owner- and expiry-checked on
-   * the database clock, and drops a nested one otherwise. What it leaves out is Locksmith's own
-   * machinery: the engine, the per-statement query timeout, the failure translation.
+   * the database clock, and drops a nested one otherwise. Like Locksmith, it holds each lock as an
+   * owner of its own (the target's id and a sequence number), so that releasing an old hold can
+   * never free a newer one; the database then meets a new owner value in every acquire. What it
+   * leaves out is Locksmith's own machinery: the engine, the per-statement query timeout, the
+   * failure translation.
    */
   static final class RawFenced extends RawTarget {
     // Bound as a parameter, as Locksmith does: its exclusive and read-write rows share the table.
@@ -192,6 +205,7 @@ final class JdbcTargets {
     private final String insertSql;
     private final String releaseLastSql;
     private final String releaseNestedSql;
+    private final AtomicLong holds = new AtomicLong();
 
     RawFenced(String store) {
       super(store, "raw-fenced");
@@ -250,30 +264,35 @@ final class JdbcTargets {
     }
 
     @Override
-    @Nullable Held tryOnce(String name) throws SQLException {
+    String ownerOfNextHold() {
+      return owner + "/" + holds.incrementAndGet();
+    }
+
+    @Override
+    @Nullable Held tryOnce(String name, String who) throws SQLException {
       try (Connection c = ds.getConnection()) {
         try (PreparedStatement update = c.prepareStatement(acquireSql)) {
-          update.setString(1, owner);
-          update.setString(2, owner);
-          update.setString(3, owner);
+          update.setString(1, who);
+          update.setString(2, who);
+          update.setString(3, who);
           update.setLong(4, 30_001);
           update.setString(5, name);
           update.setString(6, KIND);
-          update.setString(7, owner);
+          update.setString(7, who);
           try (ResultSet rs = update.executeQuery()) {
             if (rs.next()) {
               long token = rs.getLong(1);
-              return () -> release(name, token);
+              return () -> release(name, who, token);
             }
           }
         }
         try (PreparedStatement insert = c.prepareStatement(insertSql)) {
           insert.setString(1, name);
           insert.setString(2, KIND);
-          insert.setString(3, owner);
+          insert.setString(3, who);
           insert.setLong(4, 30_001);
           if (insert.executeUpdate() == 1) {
-            return () -> release(name, 1);
+            return () -> release(name, who, 1);
           }
           return null; // someone else holds it
         } catch (SQLException e) {
@@ -285,13 +304,13 @@ final class JdbcTargets {
       }
     }
 
-    private void release(String name, long token) throws SQLException {
+    private void release(String name, String who, long token) throws SQLException {
       try (Connection c = ds.getConnection()) {
         for (String sql : new String[] {releaseLastSql, releaseNestedSql}) {
           try (PreparedStatement release = c.prepareStatement(sql)) {
             release.setString(1, name);
             release.setString(2, KIND);
-            release.setString(3, owner);
+            release.setString(3, who);
             if (release.executeUpdate() == 1) {
               return;
             }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import net.spy.memcached.CASResponse;
 import net.spy.memcached.CASValue;
@@ -125,9 +126,12 @@ final class MemcachedTargets {
    * the item with a pending token and an {@code incr} of the lock's counter pipelined right behind
    * it (one round trip; memcached runs the incr after the add, so tokens rise across holders), a
    * {@code cas} that writes the token into the item (so a reentrant acquire could return it), then
-   * {@code gets} and {@code delete} with the CAS value to release.
+   * {@code gets} and {@code delete} with the CAS value to release. Each hold is an owner of its own
+   * (the target's id and a sequence number), as in Locksmith.
    */
   static final class RawFenced extends Chain {
+    private final AtomicLong holds = new AtomicLong();
+
     RawFenced(String hostPort) throws IOException {
       super(hostPort);
     }
@@ -140,21 +144,21 @@ final class MemcachedTargets {
     @Override
     public Held acquire(String name) throws Exception {
       String key = "raw-fenced:" + name;
+      String who = owner + "/" + holds.incrementAndGet();
       return Waits.retry(
           key,
           () -> {
-            OperationFuture<Boolean> add = client.add(key, 30, owner + " pending", transcoder);
+            OperationFuture<Boolean> add = client.add(key, 30, who + " pending", transcoder);
             OperationFuture<Long> incr = client.asyncIncr(key + ":fence", 1L, 1L, 0);
             if (!add.get()) {
               return null; // Busy; the token drawn is burnt (gaps are allowed).
             }
             long token = incr.get();
-            CASResponse written =
-                client.cas(key, add.getCas(), 30, owner + " " + token, transcoder);
+            CASResponse written = client.cas(key, add.getCas(), 30, who + " " + token, transcoder);
             if (written != CASResponse.OK) {
               throw new IllegalStateException(id() + " lock " + key + " was lost");
             }
-            String mine = owner + " ";
+            String mine = who + " ";
             return () -> deleteOwn(key, v -> v.toString().startsWith(mine));
           });
     }

@@ -13,6 +13,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.redisson.Redisson;
 import org.redisson.api.RLock;
@@ -152,7 +153,8 @@ final class RedisTargets {
    * cost against {@link Raw}: one {@code EVALSHA} to acquire that draws a fencing token ({@code
    * INCR} of a counter that never expires) and records the owner's hold count and token in a hash
    * with a {@code PX} expiry, and one {@code EVALSHA} to release that counts a nested hold down or
-   * deletes the hash (publishing when a waiter subscribed). One shared connection.
+   * deletes the hash (publishing when a waiter subscribed). One shared connection. Each hold is an
+   * owner of its own (the target's id and a sequence number), as in Locksmith.
    */
   static final class RawFenced implements LockTarget {
     private static final String ACQUIRE =
@@ -187,6 +189,7 @@ final class RedisTargets {
     private final String acquireSha;
     private final String releaseSha;
     private final String owner = UUID.randomUUID().toString();
+    private final AtomicLong holds = new AtomicLong();
 
     RawFenced(String hostPort) {
       client = RedisClient.create(RedisURI.create("redis://" + hostPort));
@@ -205,17 +208,17 @@ final class RedisTargets {
     public Held acquire(String name) throws Exception {
       // Both keys in one hash slot, as a cluster needs.
       String[] keys = {"raw-fenced:{" + name + "}", "raw-fenced:{" + name + "}:fence"};
+      String who = owner + "/" + holds.incrementAndGet();
       return Waits.retry(
           keys[0],
           () -> {
-            Long token = redis.evalsha(acquireSha, ScriptOutputType.INTEGER, keys, owner, "30000");
+            Long token = redis.evalsha(acquireSha, ScriptOutputType.INTEGER, keys, who, "30000");
             if (token == null || token < 0) {
               return null;
             }
             return () -> {
               Long released =
-                  redis.evalsha(
-                      releaseSha, ScriptOutputType.INTEGER, new String[] {keys[0]}, owner);
+                  redis.evalsha(releaseSha, ScriptOutputType.INTEGER, new String[] {keys[0]}, who);
               if (released == null || released == 0L) {
                 throw new IllegalStateException(
                     "raw fenced Redis lock " + keys[0] + " was not held");

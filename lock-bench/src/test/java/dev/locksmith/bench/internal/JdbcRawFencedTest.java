@@ -21,24 +21,31 @@ import org.junit.jupiter.api.Test;
 class JdbcRawFencedTest {
 
   @Test
-  @DisplayName("h2/raw-fenced excludes another owner, re-enters, and bumps the token per owner")
+  @DisplayName(
+      "h2/raw-fenced excludes another owner, re-enters, bumps the token per owner, and holds as an"
+          + " owner per hold")
   void keepsLocksmithsPromises() throws Exception {
     try (JdbcTargets.RawFenced a = new JdbcTargets.RawFenced("h2");
         JdbcTargets.RawFenced b = new JdbcTargets.RawFenced("h2")) {
-      Held first = a.tryOnce("raw-fenced-test");
+      String ownerA = a.ownerOfNextHold();
+      String ownerB = b.ownerOfNextHold();
+      Held first = a.tryOnce("raw-fenced-test", ownerA);
       assertThat(first).isNotNull();
       assertThat(row("raw-fenced-test")).containsExactly(1, 1);
-      assertThat(b.tryOnce("raw-fenced-test")).as("another owner while held").isNull();
+      assertThat(b.tryOnce("raw-fenced-test", ownerB)).as("another owner while held").isNull();
+      assertThat(a.tryOnce("raw-fenced-test", a.ownerOfNextHold()))
+          .as("the same target's next hold, another owner, while held")
+          .isNull();
 
-      Held nested = a.tryOnce("raw-fenced-test");
+      Held nested = a.tryOnce("raw-fenced-test", ownerA);
       assertThat(nested).isNotNull();
       assertThat(row("raw-fenced-test")).as("re-entry keeps the token").containsExactly(1, 2);
       nested.release();
-      assertThat(b.tryOnce("raw-fenced-test")).as("one hold is left").isNull();
+      assertThat(b.tryOnce("raw-fenced-test", ownerB)).as("one hold is left").isNull();
       first.release();
       assertThatThrownBy(first::release).hasMessageContaining("was not held");
 
-      Held other = b.tryOnce("raw-fenced-test");
+      Held other = b.tryOnce("raw-fenced-test", ownerB);
       assertThat(other).isNotNull();
       assertThat(row("raw-fenced-test")).as("a new owner, a new token").containsExactly(2, 1);
       other.release();
