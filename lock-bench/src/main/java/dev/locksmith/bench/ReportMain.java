@@ -96,7 +96,7 @@ public final class ReportMain {
   private ReportMain() {}
 
   /** One measured quantity: the median and range of its samples. */
-  record Stat(double median, double min, double max) {
+  record Stat(double median, double min, double max, int count) {
     static Stat of(List<Double> values) {
       double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
       if (v.length == 0) {
@@ -104,7 +104,7 @@ public final class ReportMain {
       }
       double median =
           v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-      return new Stat(median, v[0], v[v.length - 1]);
+      return new Stat(median, v[0], v[v.length - 1], v.length);
     }
   }
 
@@ -193,11 +193,75 @@ public final class ReportMain {
     return byMethod;
   }
 
+  /**
+   * Reads {@code paired.json} in {@code results}, {@link PairedBenchmark}'s JMH JSON: benchmark
+   * method → pair ({@code first:second}) → the first target's throughput ÷ the second's, one ratio
+   * per turn of four iterations (first, second, second, first) over every fork. Empty if the run
+   * has no paired results.
+   */
+  static Map<String, Map<String, Stat>> readPaired(Path results) throws IOException {
+    Map<String, Map<String, Stat>> byMethod = new TreeMap<>();
+    for (JsonNode run : readOrEmpty(results.resolve("paired.json"))) {
+      String benchmark = run.path("benchmark").asText();
+      String method = benchmark.substring(benchmark.lastIndexOf('.') + 1);
+      List<Double> turns = new ArrayList<>();
+      for (JsonNode fork : run.path("primaryMetric").path("rawData")) {
+        for (int i = 0; i + 3 < fork.size(); i += 4) {
+          double first = fork.get(i).asDouble() + fork.get(i + 3).asDouble();
+          double second = fork.get(i + 1).asDouble() + fork.get(i + 2).asDouble();
+          if (second > 0) {
+            turns.add(first / second);
+          }
+        }
+      }
+      if (!turns.isEmpty()) {
+        byMethod
+            .computeIfAbsent(method, k -> new TreeMap<>())
+            .put(run.path("params").path("pair").asText(), Stat.of(turns));
+      }
+    }
+    return byMethod;
+  }
+
+  /**
+   * The same-work goal of {@code store} measured by {@link PairedBenchmark}: Locksmith and {@code
+   * raw-fenced} in one fork by turns, so that a fork's fast or slow mode falls on both sides.
+   */
+  private static void pairedGoal(
+      StringBuilder md, Map<String, Stat> paired, String label, String title, String store) {
+    md.append("| ")
+        .append(title)
+        .append(", the same work, paired in one fork: Locksmith ≥ 0.9× raw-fenced, ")
+        .append(label)
+        .append(" | ");
+    Stat ratio = paired.get(store + "/locksmith:" + store + "/raw-fenced");
+    if (ratio == null) {
+      md.append("— | NOT RUN |\n");
+      return;
+    }
+    md.append(
+            String.format(
+                Locale.ROOT,
+                "%.2f× [%.2f–%.2f] over %d turns",
+                ratio.median(),
+                ratio.min(),
+                ratio.max(),
+                ratio.count()))
+        .append(" | ")
+        .append(mark(ratio.median() >= 0.9))
+        .append(" |\n");
+  }
+
   /** The goal rows ({@code | goal | measured | status |}) of one run's results. */
-  static String goals(Map<String, Map<String, Throughput>> jmh, JsonNode handoff, JsonNode scale) {
+  static String goals(
+      Map<String, Map<String, Throughput>> jmh,
+      Map<String, Map<String, Stat>> paired,
+      JsonNode handoff,
+      JsonNode scale) {
     StringBuilder md = new StringBuilder();
     for (String method : List.of("oneThread", "sixteenThreads")) {
       Map<String, Throughput> m = jmh.getOrDefault(method, Map.of());
+      Map<String, Stat> p = paired.getOrDefault(method, Map.of());
       String label = method.equals("oneThread") ? "1 thread" : "16 threads";
       ratioGoal(
           md,
@@ -218,6 +282,7 @@ public final class ReportMain {
           "redis",
           List.of("raw-fenced"),
           0.9);
+      pairedGoal(md, p, label, "Redis", "redis");
       ratioGoal(
           md,
           m,
@@ -254,6 +319,7 @@ public final class ReportMain {
           "memcached",
           List.of("raw-fenced"),
           0.9);
+      pairedGoal(md, p, label, "memcached", "memcached");
       ratioGoal(
           md,
           m,
@@ -293,6 +359,7 @@ public final class ReportMain {
             store,
             List.of("raw-fenced"),
             0.9);
+        pairedGoal(md, p, label, store.equals("h2") ? "H2" : "PostgreSQL", store);
       }
     }
     Throughput h2 = jmh.getOrDefault("oneThread", Map.of()).get("h2/locksmith");
@@ -363,6 +430,7 @@ public final class ReportMain {
       String table =
           goals(
               readJmh(run),
+              readPaired(run),
               readOrEmpty(run.resolve("handoff.json")),
               readOrEmpty(run.resolve("scale.json")));
       for (String line : table.split("\n")) {
@@ -459,7 +527,7 @@ public final class ReportMain {
     md.append("## Goals\n\n");
     if (runs.size() == 1) {
       md.append("| goal | measured | status |\n|---|---|---|\n");
-      md.append(goals(jmh, handoff, scale));
+      md.append(goals(jmh, readPaired(results), handoff, scale));
     } else {
       md.append(
           String.format(
@@ -598,6 +666,10 @@ public final class ReportMain {
           + " Spring Integration registries as constructed; ShedLock `JdbcTemplateLockProvider`"
           + " on the database clock; JDBC pools are HikariCP with 10"
           + " connections for every target.\n"
+          + "- Paired: `PairedBenchmark` measures Locksmith and `raw-fenced` of each store in one"
+          + " fork, by turns of four iterations (Locksmith, raw-fenced, raw-fenced, Locksmith), and"
+          + " the paired goal rows show the median and range of the turns' ratios: a fork's fast"
+          + " or slow mode, which separate forks turn into a ratio, falls on both sides.\n"
           + "- Raw bounds: Lettuce `SET NX PX` + `EVALSHA` owner-checked delete; spymemcached"
           + " `add` + `gets` + `delete(cas)`; Curator `create EPHEMERAL_SEQUENTIAL` +"
           + " `getChildren` + `delete`; JDBC guarded `UPDATE` (plus `INSERT` the first time) +"

@@ -153,6 +153,62 @@ class ReportMainTest {
                 + " raw-fenced, 1 thread | 1.00× [0.80–1.20] | MET");
   }
 
+  /** One {@link PairedBenchmark} result: {@code forks} are each fork's iterations in order. */
+  private static String pairedRun(String method, String pair, double[]... forks) {
+    StringBuilder raw = new StringBuilder("[");
+    for (int f = 0; f < forks.length; f++) {
+      raw.append(f == 0 ? "[" : ",[");
+      for (int i = 0; i < forks[f].length; i++) {
+        raw.append(i == 0 ? "" : ",").append(forks[f][i]);
+      }
+      raw.append(']');
+    }
+    raw.append(']');
+    return "{\"benchmark\":\"dev.locksmith.bench.PairedBenchmark."
+        + method
+        + "\",\"params\":{\"pair\":\""
+        + pair
+        + "\"},\"primaryMetric\":{\"score\":0,\"rawData\":"
+        + raw
+        + "}}";
+  }
+
+  @Test
+  @DisplayName(
+      "a paired goal takes one ratio per turn of four iterations (first, second, second, first)"
+          + " over every fork, and their median")
+  void pairedTurns() throws IOException {
+    Files.writeString(
+        results.resolve("paired.json"),
+        "["
+            + pairedRun(
+                "oneThread",
+                "h2/locksmith:h2/raw-fenced",
+                // Turns of 1.00, 0.90 and 0.85; the last two iterations are no whole turn.
+                new double[] {
+                  900, 1000, 1000, 1100, 800, 1000, 1000, 1000, 850, 1000, 1000, 850, 5000, 1
+                })
+            + ","
+            + pairedRun(
+                "sixteenThreads",
+                "redis/locksmith:redis/raw-fenced",
+                new double[] {1000, 1250, 1250, 1000},
+                new double[] {800, 1000, 1000, 800})
+            + "]");
+    String md = ReportMain.render(results, "quick");
+
+    assertThat(md)
+        .contains(
+            "| H2, the same work, paired in one fork: Locksmith ≥ 0.9× raw-fenced, 1 thread |"
+                + " 0.90× [0.85–1.00] over 3 turns | MET |")
+        .contains(
+            "| Redis, the same work, paired in one fork: Locksmith ≥ 0.9× raw-fenced, 16 threads |"
+                + " 0.80× [0.80–0.80] over 2 turns | **MISSED** |")
+        .contains(
+            "| PostgreSQL, the same work, paired in one fork: Locksmith ≥ 0.9× raw-fenced, 1"
+                + " thread | — | NOT RUN |");
+  }
+
   @Test
   @DisplayName("a measurement that is missing shows as NOT RUN instead of disappearing")
   void missingIsNotRun() throws IOException {
