@@ -52,11 +52,15 @@ public class AcquireReleaseBenchmark {
   public void open(BenchmarkParams params) throws Exception {
     subject = Targets.open(target);
     if (params.getThreads() > 1) {
-      String name = "bench-" + run + "-one-thread-warm-up";
-      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(ONE_THREAD_WARM_UP_SECONDS);
-      while (System.nanoTime() < end) {
-        subject.acquire(name).release();
-      }
+      warmUpOnOneThread(subject, "bench-" + run + "-one-thread-warm-up");
+    }
+  }
+
+  /** Acquires and releases {@code name} with {@code target} on this thread for a while. */
+  static void warmUpOnOneThread(LockTarget target, String name) throws Exception {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(ONE_THREAD_WARM_UP_SECONDS);
+    while (System.nanoTime() < end) {
+      target.acquire(name).release();
     }
   }
 

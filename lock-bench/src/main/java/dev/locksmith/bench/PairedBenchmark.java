@@ -41,8 +41,6 @@ public class PairedBenchmark {
   @Param({"redis/locksmith:redis/raw-fenced"})
   public String pair;
 
-  private static final int ONE_THREAD_WARM_UP_SECONDS = 5;
-
   private LockTarget first;
   private LockTarget second;
   private volatile LockTarget subject;
@@ -63,13 +61,8 @@ public class PairedBenchmark {
     openPair();
     if (params.getThreads() > 1) {
       // As AcquireReleaseBenchmark#open: the JIT compiles on a free core before 16 threads start.
-      for (LockTarget t : new LockTarget[] {first, second}) {
-        String name = "paired-" + run + "-one-thread-warm-up";
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(ONE_THREAD_WARM_UP_SECONDS);
-        while (System.nanoTime() < end) {
-          t.acquire(name).release();
-        }
-      }
+      AcquireReleaseBenchmark.warmUpOnOneThread(first, "paired-" + run + "-one-thread-warm-up");
+      AcquireReleaseBenchmark.warmUpOnOneThread(second, "paired-" + run + "-one-thread-warm-up");
     }
   }
 
