@@ -25,12 +25,12 @@ import org.openjdk.jmh.runner.IterationType;
  * Two targets measured in one fork, taking turns by iteration (first, second, second, first, …), so
  * that their ratio is read off the same JVM and the same minutes of the machine.
  *
- * <p>Separate forks per target are what {@link AcquireReleaseBenchmark} does; on a host whose speed
- * changes from one fork to the next (a virtual machine whose cross-CPU wake-ups cost differently
- * from one fork to the next), the ratio of two forks measures the host. Here a slow spell falls on
- * both sides. The pair is {@code -p pair=redis/locksmith:redis/raw-fenced}; measurement iteration
- * {@code i} (from 0) runs the first target when {@code i % 4} is 0 or 3, the second otherwise, so a
- * steady drift of the machine favours neither.
+ * <p>{@link AcquireReleaseBenchmark} measures each target in forks of its own; on a host where a
+ * fork keeps a fast or a slow speed for its whole life (on one virtual machine, a target's fork ran
+ * at a third of its neighbours'), the ratio of two forks measures the host. Here a slow spell falls
+ * on both sides. The pair is {@code -p pair=redis/locksmith:redis/raw-fenced}; measurement
+ * iteration {@code i} (from 0) runs the first target when {@code i % 4} is 0 or 3, the second
+ * otherwise, so a steady drift of the machine favours neither.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
