@@ -49,8 +49,11 @@ public class PairedBenchmark {
   private final String run = UUID.randomUUID().toString().substring(0, 8);
   private final AtomicInteger threads = new AtomicInteger();
 
-  /** Whether measurement iteration {@code i} (from 0) runs the first target of the pair. */
-  public static boolean firstRuns(int i) {
+  /**
+   * Whether measurement iteration {@code i} (from 0) runs the first target of the pair; {@link
+   * ReportMain} splits the iterations by the same rule.
+   */
+  static boolean firstRuns(int i) {
     int phase = i % 4;
     return phase == 0 || phase == 3;
   }

@@ -206,9 +206,16 @@ public final class ReportMain {
       String method = benchmark.substring(benchmark.lastIndexOf('.') + 1);
       List<Double> turns = new ArrayList<>();
       for (JsonNode fork : run.path("primaryMetric").path("rawData")) {
-        for (int i = 0; i + 3 < fork.size(); i += 4) {
-          double first = fork.get(i).asDouble() + fork.get(i + 3).asDouble();
-          double second = fork.get(i + 1).asDouble() + fork.get(i + 2).asDouble();
+        for (int turn = 0; turn + 3 < fork.size(); turn += 4) {
+          double first = 0;
+          double second = 0;
+          for (int i = turn; i < turn + 4; i++) {
+            if (PairedBenchmark.firstRuns(i)) {
+              first += fork.get(i).asDouble();
+            } else {
+              second += fork.get(i).asDouble();
+            }
+          }
           if (second > 0) {
             turns.add(first / second);
           }
