@@ -48,10 +48,8 @@ class LocksmithCommandTest {
     return err.toString(StandardCharsets.UTF_8);
   }
 
-  private static int freePort() throws java.io.IOException {
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+  private static int freePort() {
+    return dev.locksmith.tck.fixture.ServerProcess.freePort();
   }
 
   @Test

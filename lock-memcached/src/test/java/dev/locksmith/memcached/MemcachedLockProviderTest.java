@@ -10,6 +10,7 @@ import dev.locksmith.LockOptions;
 import dev.locksmith.LockStoreException;
 import dev.locksmith.UnsupportedCapabilityException;
 import dev.locksmith.spi.LockUri;
+import dev.locksmith.tck.fixture.ServerProcess;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -172,10 +173,7 @@ class MemcachedLockProviderTest {
       "a server that is not running: open fails with LockStoreException within the connect"
           + " timeout, naming the server")
   void unreachableServer() throws Exception {
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    int port = ServerProcess.freePort();
     long start = System.nanoTime();
     int unreachable = port;
     assertThatThrownBy(

@@ -949,10 +949,8 @@ class ZooKeeperLockStoreTest {
       "a base path in ZooKeeper's reserved /zookeeper tree is refused at open, before any"
           + " connection; /zookeeperish is an ordinary path")
   void reservedTreeRefused() throws Exception {
-    int nobody;
-    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
-      nobody = free.getLocalPort(); // Nothing listens once closed: a connection would time out.
-    }
+    // Nothing listens there: a connection would be refused, and the client would keep trying.
+    int nobody = dev.locksmith.tck.fixture.ServerProcess.freePort();
     for (String base : List.of("/zookeeper", "/zookeeper/", "/zookeeper/quota", "/zookeeper/a/b")) {
       String uri =
           "zookeeper://127.0.0.1:"
