@@ -12,8 +12,10 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -231,32 +233,69 @@ public final class ReportMain {
   }
 
   /**
-   * The same-work goal of {@code store} measured by {@link PairedBenchmark}: Locksmith and {@code
-   * raw-fenced} in one fork by turns, so that a fork's fast or slow mode falls on both sides.
+   * The row of a ratio goal measured by {@link PairedBenchmark}: Locksmith ({@code mineId}) and
+   * each of {@code peers} in one fork by turns, so that a fork's fast or slow mode falls on both
+   * sides. Against several peers the goal is against the better one, the smallest ratio. The raw
+   * bound of a goal against peers is read off two pairs that share Locksmith, (Locksmith ÷ peer) ÷
+   * (Locksmith ÷ raw), each a ratio within one fork. Nothing if the run measured no pairs.
    */
   private static void pairedGoal(
-      StringBuilder md, Map<String, Stat> paired, String label, String title, String store) {
-    md.append("| ")
-        .append(title)
-        .append(", the same work, paired in one fork: Locksmith ≥ 0.9× raw-fenced, ")
-        .append(label)
-        .append(" | ");
-    Stat ratio = paired.get(store + "/locksmith:" + store + "/raw-fenced");
-    if (ratio == null) {
-      md.append("— | NOT RUN |\n");
+      StringBuilder md,
+      Map<String, Stat> paired,
+      String label,
+      String goal,
+      String mineId,
+      String store,
+      List<String> peers,
+      double min) {
+    if (paired.isEmpty()) {
       return;
     }
+    md.append("| ").append(goal).append(", ").append(label).append(", paired in one fork | ");
+    Stat worst = null;
+    String worstPeer = null;
+    for (String peer : peers) {
+      Stat ratio = paired.get(mineId + ":" + store + "/" + peer);
+      if (ratio == null) {
+        md.append("— | NOT RUN |\n");
+        return;
+      }
+      if (worst == null || ratio.median() < worst.median()) {
+        worst = ratio;
+        worstPeer = peer;
+      }
+    }
     md.append(
-            String.format(
-                Locale.ROOT,
-                "%.2f× [%.2f–%.2f] over %d turns",
-                ratio.median(),
-                ratio.min(),
-                ratio.max(),
-                ratio.count()))
-        .append(" | ")
-        .append(mark(ratio.median() >= 0.9))
-        .append(" |\n");
+        String.format(
+            Locale.ROOT,
+            "%.2f× [%.2f–%.2f] over %d turns",
+            worst.median(),
+            worst.min(),
+            worst.max(),
+            worst.count()));
+    if (peers.size() > 1) {
+      md.append(" (vs ").append(worstPeer).append(')');
+    }
+    double boundRatio = Double.NaN;
+    if (peers.stream().noneMatch(peer -> peer.startsWith("raw"))) {
+      for (String raw : List.of("raw", "raw-fenced")) {
+        Stat toRaw = paired.get(mineId + ":" + store + "/" + raw);
+        if (toRaw != null) {
+          double bound = worst.median() / toRaw.median();
+          if (Double.isNaN(boundRatio) || bound > boundRatio) {
+            boundRatio = bound;
+          }
+        }
+      }
+      if (!Double.isNaN(boundRatio)) {
+        md.append(String.format(Locale.ROOT, "; raw bound %.2f×", boundRatio));
+      }
+    }
+    md.append(" | ").append(mark(worst.median() >= min));
+    if (worst.median() < min && boundRatio < min) {
+      md.append(", ").append(BEYOND_RAW);
+    }
+    md.append(" |\n");
   }
 
   /** The goal rows ({@code | goal | measured | status |}) of one run's results. */
@@ -273,6 +312,7 @@ public final class ReportMain {
       ratioGoal(
           md,
           m,
+          p,
           label,
           "Redis: Locksmith ≥ 0.9× the raw pair (SET NX PX + EVAL)",
           "redis",
@@ -283,16 +323,17 @@ public final class ReportMain {
       ratioGoal(
           md,
           m,
+          p,
           label,
           "Redis, the same work (fencing token, reentrant hold) on bare Lettuce: Locksmith ≥ 0.9×"
               + " raw-fenced",
           "redis",
           List.of("raw-fenced"),
           0.9);
-      pairedGoal(md, p, label, "Redis", "redis");
       ratioGoal(
           md,
           m,
+          p,
           label,
           "Redis: Locksmith ≥ 1.4× Redisson RLock",
           "redis",
@@ -301,6 +342,7 @@ public final class ReportMain {
       ratioGoal(
           md,
           m,
+          p,
           label,
           "ZooKeeper: Locksmith ≥ 1.0× Curator InterProcessMutex",
           "zookeeper",
@@ -309,6 +351,7 @@ public final class ReportMain {
       ratioGoal(
           md,
           m,
+          p,
           label,
           "memcached: Locksmith ≥ 0.9× the raw chain (add + gets + delete-CAS)",
           "memcached",
@@ -320,16 +363,17 @@ public final class ReportMain {
       ratioGoal(
           md,
           m,
+          p,
           label,
           "memcached, the same work (fencing token) on bare spymemcached: Locksmith ≥ 0.9×"
               + " raw-fenced",
           "memcached",
           List.of("raw-fenced"),
           0.9);
-      pairedGoal(md, p, label, "memcached", "memcached");
       ratioGoal(
           md,
           m,
+          p,
           label,
           "memcached, fencing off (the raw chain's round trips): Locksmith ≥ 0.9× the raw chain",
           "memcached/locksmith-unfenced",
@@ -339,6 +383,7 @@ public final class ReportMain {
       ratioGoal(
           md,
           m,
+          p,
           label,
           "H2: Locksmith ≥ 1.5× the better of Spring Integration and ShedLock",
           "h2",
@@ -347,6 +392,7 @@ public final class ReportMain {
       ratioGoal(
           md,
           m,
+          p,
           label,
           "PostgreSQL: Locksmith ≥ 1.5× the better of Spring Integration and ShedLock",
           "postgres",
@@ -359,6 +405,7 @@ public final class ReportMain {
         ratioGoal(
             md,
             m,
+            p,
             label,
             (store.equals("h2") ? "H2" : "PostgreSQL")
                 + ", the same work (fencing token, reentrant hold) on bare JDBC: Locksmith ≥ 0.9×"
@@ -366,7 +413,6 @@ public final class ReportMain {
             store,
             List.of("raw-fenced"),
             0.9);
-        pairedGoal(md, p, label, store.equals("h2") ? "H2" : "PostgreSQL", store);
       }
     }
     Throughput h2 = jmh.getOrDefault("oneThread", Map.of()).get("h2/locksmith");
@@ -431,9 +477,11 @@ public final class ReportMain {
    * and, for a ratio, its spread across runs), MET only if it was met in all of them.
    */
   static String goalsAcrossRuns(List<Path> runs) throws IOException {
-    List<List<String[]>> perRun = new ArrayList<>();
+    // Rows are matched by their goal text: a run may lack rows another has (no paired results).
+    List<Map<String, String[]>> perRun = new ArrayList<>();
+    Set<String> goalTexts = new LinkedHashSet<>();
     for (Path run : runs) {
-      List<String[]> rows = new ArrayList<>();
+      Map<String, String[]> rows = new HashMap<>();
       String table =
           goals(
               readJmh(run),
@@ -443,7 +491,8 @@ public final class ReportMain {
       for (String line : table.split("\n")) {
         // "| goal | measured | status |": the goal text never holds " | ".
         String[] cells = line.substring(2, line.length() - 2).split(" \\| ", -1);
-        rows.add(cells);
+        rows.put(cells[0], cells);
+        goalTexts.add(cells[0]);
       }
       perRun.add(rows);
     }
@@ -454,15 +503,13 @@ public final class ReportMain {
     }
     md.append(" status |\n|---|");
     md.append("---|".repeat(runs.size() + 1)).append('\n');
-    List<String[]> first = perRun.get(0);
-    for (int g = 0; g < first.size(); g++) {
-      String goal = first.get(g)[0];
+    for (String goal : goalTexts) {
       md.append("| ").append(goal).append(" |");
       int met = 0;
       int beyondRaw = 0;
       int measured = 0;
-      for (List<String[]> rows : perRun) {
-        String[] row = g < rows.size() && rows.get(g)[0].equals(goal) ? rows.get(g) : null;
+      for (Map<String, String[]> rows : perRun) {
+        String[] row = rows.get(goal);
         String value = row == null ? "—" : row[1];
         md.append(' ').append(value).append(" |");
         if (row != null && row[2].equals("MET")) {
@@ -673,10 +720,12 @@ public final class ReportMain {
           + " Spring Integration registries as constructed; ShedLock `JdbcTemplateLockProvider`"
           + " on the database clock; JDBC pools are HikariCP with 10"
           + " connections for every target.\n"
-          + "- Paired: `PairedBenchmark` measures Locksmith and `raw-fenced` of each store in one"
-          + " fork, by turns of four iterations (Locksmith, raw-fenced, raw-fenced, Locksmith), and"
-          + " the paired goal rows show the median and range of the turns' ratios: a fork's fast"
-          + " or slow mode, which separate forks turn into a ratio, falls on both sides.\n"
+          + "- Paired: `PairedBenchmark` measures Locksmith and the other side of each ratio goal"
+          + " (the peer, the raw target) in one fork, by turns of four iterations (Locksmith,"
+          + " other, other, Locksmith), and each goal's paired row shows the median and range of"
+          + " the turns' ratios: a fork's fast or slow mode, which separate forks turn into a"
+          + " ratio, falls on both sides. A peer goal's raw bound is read off two pairs that"
+          + " share Locksmith: (Locksmith ÷ peer) ÷ (Locksmith ÷ raw).\n"
           + "- Raw bounds: Lettuce `SET NX PX` + `EVALSHA` owner-checked delete; spymemcached"
           + " `add` + `gets` + `delete(cas)`; Curator `create EPHEMERAL_SEQUENTIAL` +"
           + " `getChildren` + `delete`; JDBC guarded `UPDATE` (plus `INSERT` the first time) +"
@@ -719,15 +768,35 @@ public final class ReportMain {
   private static void ratioGoal(
       StringBuilder md,
       Map<String, Throughput> m,
+      Map<String, Stat> paired,
       String label,
       String goal,
       String store,
       List<String> peers,
       double min) {
-    ratioGoal(md, m, label, goal, store + "/locksmith", store, peers, min);
+    ratioGoal(md, m, paired, label, goal, store + "/locksmith", store, peers, min);
   }
 
+  /**
+   * The row of a ratio goal from the separate forks of {@code m}, then its row from {@code paired}
+   * if the run measured pairs: the same goal read two ways.
+   */
   private static void ratioGoal(
+      StringBuilder md,
+      Map<String, Throughput> m,
+      Map<String, Stat> paired,
+      String label,
+      String goal,
+      String mineId,
+      String store,
+      List<String> peers,
+      double min) {
+    forkGoal(md, m, label, goal, mineId, store, peers, min);
+    pairedGoal(md, paired, label, goal, mineId, store, peers, min);
+  }
+
+  /** The row of a ratio goal from the medians of each target's own forks. */
+  private static void forkGoal(
       StringBuilder md,
       Map<String, Throughput> m,
       String label,

@@ -199,14 +199,59 @@ class ReportMainTest {
 
     assertThat(md)
         .contains(
-            "| H2, the same work, paired in one fork: Locksmith ≥ 0.9× raw-fenced, 1 thread |"
-                + " 0.90× [0.85–1.00] over 3 turns | MET |")
+            "| H2, the same work (fencing token, reentrant hold) on bare JDBC: Locksmith ≥ 0.9×"
+                + " raw-fenced, 1 thread, paired in one fork | 0.90× [0.85–1.00] over 3 turns |"
+                + " MET |")
         .contains(
-            "| Redis, the same work, paired in one fork: Locksmith ≥ 0.9× raw-fenced, 16 threads |"
-                + " 0.80× [0.80–0.80] over 2 turns | **MISSED** |")
+            "| Redis, the same work (fencing token, reentrant hold) on bare Lettuce: Locksmith ≥"
+                + " 0.9× raw-fenced, 16 threads, paired in one fork | 0.80× [0.80–0.80] over 2"
+                + " turns | **MISSED** |")
         .contains(
-            "| PostgreSQL, the same work, paired in one fork: Locksmith ≥ 0.9× raw-fenced, 1"
-                + " thread | — | NOT RUN |");
+            "| PostgreSQL, the same work (fencing token, reentrant hold) on bare JDBC: Locksmith"
+                + " ≥ 0.9× raw-fenced, 1 thread, paired in one fork | — | NOT RUN |");
+  }
+
+  @Test
+  @DisplayName(
+      "a paired peer goal is judged against the better peer (the smaller ratio), with its raw"
+          + " bound read off the pairs that share Locksmith; a method without pairs adds no rows")
+  void pairedPeerGoals() throws IOException {
+    Files.writeString(
+        results.resolve("paired.json"),
+        "["
+            + pairedRun(
+                "oneThread", "h2/locksmith:h2/spring", new double[] {1500, 1000, 1000, 1500})
+            + ","
+            + pairedRun(
+                "oneThread", "h2/locksmith:h2/shedlock", new double[] {1300, 1000, 1000, 1300})
+            + ","
+            + pairedRun(
+                "oneThread", "h2/locksmith:h2/raw-fenced", new double[] {900, 1000, 1000, 900})
+            + ","
+            + pairedRun(
+                "oneThread", "zookeeper/locksmith:zookeeper/curator", new double[] {1100, 1000})
+            + ","
+            + pairedRun(
+                "oneThread",
+                "memcached/locksmith-unfenced:memcached/raw",
+                new double[] {950, 1000, 1000, 950})
+            + "]");
+    String md = ReportMain.render(results, "quick");
+
+    assertThat(md)
+        // 1.30 ÷ 0.90: a client doing Locksmith's work could reach 1.44× ShedLock.
+        .contains(
+            "| H2: Locksmith ≥ 1.5× the better of Spring Integration and ShedLock, 1 thread,"
+                + " paired in one fork | 1.30× [1.30–1.30] over 1 turns (vs shedlock); raw bound"
+                + " 1.44× | **MISSED**, beyond the raw bound |")
+        // Two iterations are no whole turn.
+        .contains(
+            "| ZooKeeper: Locksmith ≥ 1.0× Curator InterProcessMutex, 1 thread, paired in one"
+                + " fork | — | NOT RUN |")
+        .contains(
+            "| memcached, fencing off (the raw chain's round trips): Locksmith ≥ 0.9× the raw"
+                + " chain, 1 thread, paired in one fork | 0.95× [0.95–0.95] over 1 turns | MET |")
+        .doesNotContain("16 threads, paired in one fork");
   }
 
   @Test
@@ -299,6 +344,14 @@ class ReportMainTest {
               + p50[r]
               + ",\"p99Millis\":2.0}]}]");
       Files.writeString(run.resolve("load.txt"), "before: load average: 0.1" + r + "\nafter: x");
+      if (r == 1) {
+        Files.writeString(
+            run.resolve("paired.json"),
+            "["
+                + pairedRun(
+                    "oneThread", "redis/locksmith:redis/raw", new double[] {950, 1000, 1000, 950})
+                + "]");
+      }
       runs.add(run);
     }
     String md = ReportMain.render(runs, "quick");
@@ -309,6 +362,10 @@ class ReportMainTest {
             "| redis hand-off p50 ≤ 0.50 ms (Locksmith) | 0.40 ms [0.40–0.40] | 0.45 ms"
                 + " [0.45–0.45] | 0.70 ms [0.70–0.70] | **MISSED** (met in 2 of 3) |")
         .contains("| scale runs | — | — | — | NOT RUN |")
+        // Rows only one run has line up by their goal, not by their place in the table.
+        .contains(
+            "| Redis: Locksmith ≥ 0.9× the raw pair (SET NX PX + EVAL), 1 thread, paired in one"
+                + " fork | — | 0.95× [0.95–0.95] over 1 turns | — | **MISSED** (met in 1 of 3) |")
         .contains("- run 3: before: load average: 0.12; after: x");
   }
 }
