@@ -233,29 +233,26 @@ public final class ReportMain {
   }
 
   /**
-   * The row of a ratio goal measured by {@link PairedBenchmark}: Locksmith ({@code mineId}) and
-   * each of {@code peers} in one fork by turns, so that a fork's fast or slow mode falls on both
-   * sides. Against several peers the goal is against the better one, the smallest ratio. The raw
-   * bound of a goal against peers is read off two pairs that share Locksmith, (Locksmith ÷ peer) ÷
-   * (Locksmith ÷ raw), each a ratio within one fork. Nothing if the run measured no pairs.
+   * The row of a ratio goal measured by {@link PairedBenchmark}: Locksmith and each of the goal's
+   * peers in one fork by turns, so that a fork's fast or slow mode falls on both sides. Against
+   * several peers the goal is against the better one, the smallest ratio. The raw bound of a goal
+   * against peers is read off two pairs that share Locksmith, (Locksmith ÷ peer) ÷ (Locksmith ÷
+   * raw), each a ratio within one fork. Nothing if the run measured no pairs.
    */
   private static void pairedGoal(
-      StringBuilder md,
-      Map<String, Stat> paired,
-      String label,
-      String goal,
-      String mineId,
-      String store,
-      List<String> peers,
-      double min) {
+      StringBuilder md, Map<String, Stat> paired, String label, RatioGoal goal) {
     if (paired.isEmpty()) {
       return;
     }
-    md.append("| ").append(goal).append(", ").append(label).append(", paired in one fork | ");
+    md.append("| ")
+        .append(goal.text())
+        .append(", ")
+        .append(label)
+        .append(", paired in one fork | ");
     Stat worst = null;
     String worstPeer = null;
-    for (String peer : peers) {
-      Stat ratio = paired.get(mineId + ":" + store + "/" + peer);
+    for (String peer : goal.peers()) {
+      Stat ratio = paired.get(goal.pairWith(peer));
       if (ratio == null) {
         md.append("— | NOT RUN |\n");
         return;
@@ -273,13 +270,13 @@ public final class ReportMain {
             worst.min(),
             worst.max(),
             worst.count()));
-    if (peers.size() > 1) {
+    if (goal.peers().size() > 1) {
       md.append(" (vs ").append(worstPeer).append(')');
     }
     double boundRatio = Double.NaN;
-    if (peers.stream().noneMatch(peer -> peer.startsWith("raw"))) {
+    if (goal.againstPeers()) {
       for (String raw : List.of("raw", "raw-fenced")) {
-        Stat toRaw = paired.get(mineId + ":" + store + "/" + raw);
+        Stat toRaw = paired.get(goal.pairWith(raw));
         if (toRaw != null) {
           double bound = worst.median() / toRaw.median();
           if (Double.isNaN(boundRatio) || bound > boundRatio) {
@@ -291,8 +288,8 @@ public final class ReportMain {
         md.append(String.format(Locale.ROOT, "; raw bound %.2f×", boundRatio));
       }
     }
-    md.append(" | ").append(mark(worst.median() >= min));
-    if (worst.median() < min && boundRatio < min) {
+    md.append(" | ").append(mark(worst.median() >= goal.min()));
+    if (worst.median() < goal.min() && boundRatio < goal.min()) {
       md.append(", ").append(BEYOND_RAW);
     }
     md.append(" |\n");
@@ -791,26 +788,38 @@ public final class ReportMain {
       String store,
       List<String> peers,
       double min) {
-    forkGoal(md, m, label, goal, mineId, store, peers, min);
-    pairedGoal(md, paired, label, goal, mineId, store, peers, min);
+    RatioGoal definition = new RatioGoal(goal, mineId, store, peers, min);
+    forkGoal(md, m, label, definition);
+    pairedGoal(md, paired, label, definition);
+  }
+
+  /**
+   * A ratio goal: Locksmith's target {@code mineId} at least {@code min} times the better of {@code
+   * peers} (targets of {@code store}: peers, or raw targets for a bound goal).
+   */
+  private record RatioGoal(
+      String text, String mineId, String store, List<String> peers, double min) {
+
+    /** Whether the goal is against peers rather than raw targets, so it has a raw bound. */
+    boolean againstPeers() {
+      return peers.stream().noneMatch(p -> p.startsWith("raw"));
+    }
+
+    /** The {@link PairedBenchmark} pair of Locksmith's target and {@code other} of the store. */
+    String pairWith(String other) {
+      return mineId + ":" + store + "/" + other;
+    }
   }
 
   /** The row of a ratio goal from the medians of each target's own forks. */
   private static void forkGoal(
-      StringBuilder md,
-      Map<String, Throughput> m,
-      String label,
-      String goal,
-      String mineId,
-      String store,
-      List<String> peers,
-      double min) {
-    md.append("| ").append(goal).append(", ").append(label).append(" | ");
-    Throughput mine = m.get(mineId);
+      StringBuilder md, Map<String, Throughput> m, String label, RatioGoal goal) {
+    md.append("| ").append(goal.text()).append(", ").append(label).append(" | ");
+    Throughput mine = m.get(goal.mineId());
     Throughput best = null;
     String bestName = null;
-    for (String p : peers) {
-      Throughput t = m.get(store + "/" + p);
+    for (String p : goal.peers()) {
+      Throughput t = m.get(goal.store() + "/" + p);
       if (t != null && (best == null || t.opsPerSecond().median() > best.opsPerSecond().median())) {
         best = t;
         bestName = p;
@@ -822,15 +831,15 @@ public final class ReportMain {
     }
     double ratio = mine.opsPerSecond().median() / best.opsPerSecond().median();
     md.append(ratioText(mine.opsPerSecond(), best.opsPerSecond()));
-    if (peers.size() > 1) {
+    if (goal.peers().size() > 1) {
       md.append(" (vs ").append(bestName).append(')');
     }
-    Throughput bound = rawBound(m, store, peers);
+    Throughput bound = goal.againstPeers() ? rawBound(m, goal.store()) : null;
     double boundRatio = Double.NaN;
     if (bound != null) {
       boundRatio = bound.opsPerSecond().median() / best.opsPerSecond().median();
       md.append(String.format(Locale.ROOT, "; raw bound %.2f×", boundRatio));
-      Throughput sameWork = m.get(store + "/raw-fenced");
+      Throughput sameWork = m.get(goal.store() + "/raw-fenced");
       if (sameWork != null && sameWork != bound) {
         md.append(
             String.format(
@@ -840,9 +849,9 @@ public final class ReportMain {
       }
     }
     md.append(" | ");
-    if (ratio >= min) {
+    if (ratio >= goal.min()) {
       md.append(mark(true));
-    } else if (boundRatio < min) {
+    } else if (boundRatio < goal.min()) {
       md.append(mark(false)).append(", ").append(BEYOND_RAW);
     } else {
       md.append(mark(false));
@@ -854,14 +863,11 @@ public final class ReportMain {
   static final String BEYOND_RAW = "beyond the raw bound";
 
   /**
-   * For a goal against peers (not against a raw target), the store's fastest raw target in the same
-   * run, or null if it has none. Locksmith does at least the raw client's work, so a goal that raw
-   * ÷ peer itself misses is beyond what the machine allows.
+   * The raw bound of a goal against peers: the store's fastest raw target in the same run, or null
+   * if it has none. Locksmith does at least the raw client's work, so a goal that raw ÷ peer itself
+   * misses is beyond what the machine allows.
    */
-  private static Throughput rawBound(Map<String, Throughput> m, String store, List<String> peers) {
-    if (peers.stream().anyMatch(p -> p.startsWith("raw"))) {
-      return null;
-    }
+  private static Throughput rawBound(Map<String, Throughput> m, String store) {
     Throughput bound = null;
     for (String raw : List.of("raw", "raw-fenced")) {
       Throughput t = m.get(store + "/" + raw);

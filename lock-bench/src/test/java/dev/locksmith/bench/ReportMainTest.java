@@ -154,6 +154,11 @@ class ReportMainTest {
   }
 
   /** One {@link PairedBenchmark} result: {@code forks} are each fork's iterations in order. */
+  /** Writes {@code runs} (see {@link #pairedRun}) as {@code paired.json} in {@code dir}. */
+  private static void writePaired(Path dir, String... runs) throws IOException {
+    Files.writeString(dir.resolve("paired.json"), "[" + String.join(",", runs) + "]");
+  }
+
   private static String pairedRun(String method, String pair, double[]... forks) {
     StringBuilder raw = new StringBuilder("[");
     for (int f = 0; f < forks.length; f++) {
@@ -178,23 +183,20 @@ class ReportMainTest {
       "a paired goal takes one ratio per turn of four iterations (first, second, second, first)"
           + " over every fork, and their median")
   void pairedTurns() throws IOException {
-    Files.writeString(
-        results.resolve("paired.json"),
-        "["
-            + pairedRun(
-                "oneThread",
-                "h2/locksmith:h2/raw-fenced",
-                // Turns of 1.00, 0.90 and 0.85; the last two iterations are no whole turn.
-                new double[] {
-                  900, 1000, 1000, 1100, 800, 1000, 1000, 1000, 850, 1000, 1000, 850, 5000, 1
-                })
-            + ","
-            + pairedRun(
-                "sixteenThreads",
-                "redis/locksmith:redis/raw-fenced",
-                new double[] {1000, 1250, 1250, 1000},
-                new double[] {800, 1000, 1000, 800})
-            + "]");
+    writePaired(
+        results,
+        pairedRun(
+            "oneThread",
+            "h2/locksmith:h2/raw-fenced",
+            // Turns of 1.00, 0.90 and 0.85; the last two iterations are no whole turn.
+            new double[] {
+              900, 1000, 1000, 1100, 800, 1000, 1000, 1000, 850, 1000, 1000, 850, 5000, 1
+            }),
+        pairedRun(
+            "sixteenThreads",
+            "redis/locksmith:redis/raw-fenced",
+            new double[] {1000, 1250, 1250, 1000},
+            new double[] {800, 1000, 1000, 800}));
     String md = ReportMain.render(results, "quick");
 
     assertThat(md)
@@ -216,26 +218,16 @@ class ReportMainTest {
       "a paired peer goal is judged against the better peer (the smaller ratio), with its raw"
           + " bound read off the pairs that share Locksmith; a method without pairs adds no rows")
   void pairedPeerGoals() throws IOException {
-    Files.writeString(
-        results.resolve("paired.json"),
-        "["
-            + pairedRun(
-                "oneThread", "h2/locksmith:h2/spring", new double[] {1500, 1000, 1000, 1500})
-            + ","
-            + pairedRun(
-                "oneThread", "h2/locksmith:h2/shedlock", new double[] {1300, 1000, 1000, 1300})
-            + ","
-            + pairedRun(
-                "oneThread", "h2/locksmith:h2/raw-fenced", new double[] {900, 1000, 1000, 900})
-            + ","
-            + pairedRun(
-                "oneThread", "zookeeper/locksmith:zookeeper/curator", new double[] {1100, 1000})
-            + ","
-            + pairedRun(
-                "oneThread",
-                "memcached/locksmith-unfenced:memcached/raw",
-                new double[] {950, 1000, 1000, 950})
-            + "]");
+    writePaired(
+        results,
+        pairedRun("oneThread", "h2/locksmith:h2/spring", new double[] {1500, 1000, 1000, 1500}),
+        pairedRun("oneThread", "h2/locksmith:h2/shedlock", new double[] {1300, 1000, 1000, 1300}),
+        pairedRun("oneThread", "h2/locksmith:h2/raw-fenced", new double[] {900, 1000, 1000, 900}),
+        pairedRun("oneThread", "zookeeper/locksmith:zookeeper/curator", new double[] {1100, 1000}),
+        pairedRun(
+            "oneThread",
+            "memcached/locksmith-unfenced:memcached/raw",
+            new double[] {950, 1000, 1000, 950}));
     String md = ReportMain.render(results, "quick");
 
     assertThat(md)
@@ -345,12 +337,10 @@ class ReportMainTest {
               + ",\"p99Millis\":2.0}]}]");
       Files.writeString(run.resolve("load.txt"), "before: load average: 0.1" + r + "\nafter: x");
       if (r == 1) {
-        Files.writeString(
-            run.resolve("paired.json"),
-            "["
-                + pairedRun(
-                    "oneThread", "redis/locksmith:redis/raw", new double[] {950, 1000, 1000, 950})
-                + "]");
+        writePaired(
+            run,
+            pairedRun(
+                "oneThread", "redis/locksmith:redis/raw", new double[] {950, 1000, 1000, 950}));
       }
       runs.add(run);
     }
