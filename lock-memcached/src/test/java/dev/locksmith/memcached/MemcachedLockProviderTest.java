@@ -175,10 +175,9 @@ class MemcachedLockProviderTest {
   void unreachableServer() throws Exception {
     int port = ServerProcess.freePort();
     long start = System.nanoTime();
-    int unreachable = port;
     assertThatThrownBy(
             () ->
-                LockClient.open("memcached://127.0.0.1:" + unreachable + "?operationTimeout=500ms")
+                LockClient.open("memcached://127.0.0.1:" + port + "?operationTimeout=500ms")
                     .close())
         .isInstanceOf(LockStoreException.class)
         .hasMessageContaining("memcached://127.0.0.1:" + port)
