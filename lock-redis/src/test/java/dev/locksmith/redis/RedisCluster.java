@@ -23,8 +23,7 @@ public final class RedisCluster implements StoreFaults, AutoCloseable {
   public static RedisCluster start() {
     RedisCluster c = new RedisCluster();
     for (int i = 0; i < 3; i++) {
-      c.masters.add(
-          RedisServer.startVolatile("--cluster-enabled", "yes", "--cluster-node-timeout", "2000"));
+      c.masters.add(RedisServer.startClusterNode("--cluster-node-timeout", "2000"));
     }
     List<String> cmd = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
     c.masters.forEach(m -> cmd.add(m.address()));

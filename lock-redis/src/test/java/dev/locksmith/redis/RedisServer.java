@@ -27,6 +27,11 @@ public final class RedisServer extends ServerHandle {
     return new RedisServer(dev.locksmith.tck.fixture.RedisServer.startVolatile(extraArgs));
   }
 
+  /** Starts a Redis Cluster node (nothing kept) plus {@code extraArgs}; its bus port is free. */
+  public static RedisServer startClusterNode(String... extraArgs) {
+    return new RedisServer(dev.locksmith.tck.fixture.RedisServer.startClusterNode(extraArgs));
+  }
+
   /** The path of {@code redis-server}; fails with how to install it. */
   static String binary() {
     return ServerProcess.requireBinary("redis-server", "apt-get install redis-server");
