@@ -44,7 +44,7 @@ public final class EngineClient implements LockClient {
   private final String storeName;
   private final Set<Capability> capabilities;
   private final StoreTiming timing;
-  private final LeaseWatchdog watchdog = new LeaseWatchdog();
+  private final LeaseWatchdog watchdog;
   private final Set<EngineLease> leases = ConcurrentHashMap.newKeySet();
   private final ConcurrentHashMap<LockKey, ThreadHolds> threadHolds = new ConcurrentHashMap<>();
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -63,6 +63,7 @@ public final class EngineClient implements LockClient {
     this.store = Objects.requireNonNull(store, "store must not be null");
     Objects.requireNonNull(options, "options must not be null");
     this.gateway = new StoreGateway(store);
+    this.watchdog = new LeaseWatchdog(gateway);
     this.storeName = gateway.storeName();
     this.capabilities = LockStore.capabilitiesOf(store);
     this.timing = store.timing();

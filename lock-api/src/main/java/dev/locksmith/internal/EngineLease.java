@@ -6,6 +6,7 @@ import dev.locksmith.LeaseLostException;
 import dev.locksmith.LeaseLostListener;
 import dev.locksmith.LockObserver.RenewalOutcome;
 import dev.locksmith.UnsupportedCapabilityException;
+import dev.locksmith.spi.LeaseExtension;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.ReleaseOutcome;
 import java.time.Duration;
@@ -356,7 +357,8 @@ final class EngineLease implements Lease {
     return new ArrayList<>(listeners);
   }
 
-  // The watchdog's side. tick() runs on its sweep thread, renew() on its renewal thread.
+  // The watchdog's side. tick() runs on its sweep thread, the renewal methods on its renewal
+  // thread.
 
   /**
    * Looks at the lease at {@code now}: reports it lost if it ran out, hands a due renewal to the
@@ -381,7 +383,7 @@ final class EngineLease implements Lease {
       return LeaseWatchdog.NONE;
     }
     if (renewNow) {
-      client.watchdog().renew(this::renew);
+      client.watchdog().renew(this);
     }
     synchronized (this) {
       return autoRenew && !renewing && renewDueNanos - validUntilNanos < 0
@@ -390,34 +392,27 @@ final class EngineLease implements Lease {
     }
   }
 
-  private void renew() {
+  /**
+   * What to ask the store for this lease's due renewal, or null if the lease ended meanwhile; the
+   * renewal thread then reports the store's answer with {@link #renewed} or {@link #renewalFailed}.
+   */
+  @Nullable LeaseExtension renewal() {
     synchronized (this) {
       if (state != State.ACTIVE) {
         renewing = false;
-        return;
+        return null;
       }
     }
-    long lease = leaseNanos;
-    long start = System.nanoTime();
-    boolean held;
-    try {
-      held = client.gateway().extend(key, owner, Duration.ofNanos(lease));
-    } catch (RuntimeException e) {
-      observeRenewal(RenewalOutcome.FAILED, start);
-      lastRenewalFailure = e;
-      // The store may be back before the lease runs out: retry soon, but not in a tight loop.
-      long retry = Math.max(10_000_000L, Math.min(lease / 10, 1_000_000_000L));
-      log.debug("Renewal of lock '{}' failed; retrying in {} ms", key, retry / 1_000_000, e);
-      long due = System.nanoTime() + retry;
-      synchronized (this) {
-        renewDueNanos = due;
-        renewing = false;
-      }
-      client.watchdog().wakeBy(due);
-      return;
-    }
-    lastRenewalFailure = null;
+    return new LeaseExtension(key, owner, Duration.ofNanos(leaseNanos));
+  }
+
+  /**
+   * The store answered {@code renewal}, sent at {@code start}: {@code held} false means it no
+   * longer holds this lease for its owner.
+   */
+  void renewed(LeaseExtension renewal, long start, boolean held) {
     observeRenewal(held ? RenewalOutcome.RENEWED : RenewalOutcome.LOST, start);
+    lastRenewalFailure = null;
     if (!held) {
       synchronized (this) {
         renewing = false;
@@ -429,6 +424,7 @@ final class EngineLease implements Lease {
                   + " taken)"));
       return;
     }
+    long lease = renewal.leaseTime().toNanos();
     long due;
     synchronized (this) {
       renewing = false;
@@ -440,6 +436,22 @@ final class EngineLease implements Lease {
       }
       renewDueNanos = start + lease / 3;
       due = renewDueNanos;
+    }
+    client.watchdog().wakeBy(due);
+  }
+
+  /** The store failed {@code renewal}, sent at {@code start}: retry soon, while the lease lasts. */
+  void renewalFailed(LeaseExtension renewal, long start, RuntimeException failure) {
+    observeRenewal(RenewalOutcome.FAILED, start);
+    lastRenewalFailure = failure;
+    // The store may be back before the lease runs out: retry soon, but not in a tight loop.
+    long lease = renewal.leaseTime().toNanos();
+    long retry = Math.max(10_000_000L, Math.min(lease / 10, 1_000_000_000L));
+    log.debug("Renewal of lock '{}' failed; retrying in {} ms", key, retry / 1_000_000, failure);
+    long due = System.nanoTime() + retry;
+    synchronized (this) {
+      renewDueNanos = due;
+      renewing = false;
     }
     client.watchdog().wakeBy(due);
   }

@@ -2,6 +2,7 @@ package dev.locksmith.internal;
 
 import dev.locksmith.LockStoreException;
 import dev.locksmith.spi.Acquisition;
+import dev.locksmith.spi.LeaseExtension;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockState;
 import dev.locksmith.spi.LockStore;
@@ -12,6 +13,8 @@ import dev.locksmith.spi.ReleasePush;
 import dev.locksmith.spi.StoreFailure;
 import dev.locksmith.spi.WaitQueue;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -73,6 +76,51 @@ final class StoreGateway {
     Duration lease = rounded(leaseTime);
     return Interrupts.deferredDuring(
         () -> call("extend", key, () -> store.extend(key, owner, lease)));
+  }
+
+  /**
+   * Extends a batch of holds in one call into the store; one answer per extension, in order, false
+   * where that owner no longer holds that key.
+   */
+  boolean[] extendAll(List<LeaseExtension> extensions) {
+    List<LeaseExtension> batch = new ArrayList<>(extensions.size());
+    for (LeaseExtension e : extensions) {
+      Duration lease = rounded(e.leaseTime());
+      batch.add(lease.equals(e.leaseTime()) ? e : new LeaseExtension(e.key(), e.owner(), lease));
+    }
+    String target = target(batch);
+    boolean[] held =
+        Interrupts.deferredDuring(
+            () -> {
+              try {
+                return store.extendAll(batch);
+              } catch (Exception e) {
+                throw failure("extend", target, e);
+              }
+            });
+    if (held == null || held.length != batch.size()) {
+      throw new LockStoreException(
+          "extend of "
+              + target
+              + " failed on "
+              + storeName
+              + ": the store gave "
+              + (held == null
+                  ? "no answers"
+                  : held.length + (held.length == 1 ? " answer" : " answers"))
+              + " for "
+              + batch.size()
+              + " extensions (a store answers each extension of a batch)");
+    }
+    return held;
+  }
+
+  private static String target(List<LeaseExtension> batch) {
+    String first = "lock '" + batch.get(0).key().name() + "'";
+    int others = batch.size() - 1;
+    return others == 0
+        ? first
+        : first + " and " + others + " other lock" + (others == 1 ? "" : "s") + " in one batch";
   }
 
   /** Releases one hold of {@code owner}. */
@@ -152,6 +200,10 @@ final class StoreGateway {
 
   /** What a failed store call becomes: a {@link LockStoreException} naming what failed where. */
   LockStoreException failure(String operation, LockKey key, Exception e) {
+    return failure(operation, "lock '" + key.name() + "'", e);
+  }
+
+  private LockStoreException failure(String operation, String target, Exception e) {
     if (e instanceof InterruptedException) {
       // The driver cleared the flag when it threw; the engine decides on it, so it must be there.
       Thread.currentThread().interrupt();
@@ -161,9 +213,9 @@ final class StoreGateway {
     }
     return new LockStoreException(
         operation
-            + " of lock '"
-            + key.name()
-            + "' failed on "
+            + " of "
+            + target
+            + " failed on "
             + storeName
             + ": "
             + kind(e).description()

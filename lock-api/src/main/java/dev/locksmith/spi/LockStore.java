@@ -3,6 +3,7 @@ package dev.locksmith.spi;
 import dev.locksmith.Capability;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -10,7 +11,8 @@ import java.util.Set;
  * One connection to a lock store: the atomic operations only the store can do.
  *
  * <p>The core is the exclusive lock: {@link #tryAcquire}, {@link #extend}, {@link #release} and
- * {@link #read}. Every operation is atomic in the store and owner-checked: an owner can extend or
+ * {@link #read}, plus {@link #extendAll}, which a store overrides only to renew many holds in fewer
+ * round trips. Every operation is atomic in the store and owner-checked: an owner can extend or
  * release only its own hold, and an operation never touches anyone else's. Operations are called
  * from many threads at once and must be thread-safe. They block until the store answers or the
  * store's own command timeout passes.
@@ -86,6 +88,33 @@ public interface LockStore extends AutoCloseable {
    * @return false if {@code owner} does not hold {@code key} (any more); nothing was changed
    */
   boolean extend(LockKey key, String owner, Duration leaseTime) throws Exception;
+
+  /**
+   * Extends each hold of {@code extensions} as {@link #extend} would, in as few round trips as the
+   * store can: the engine renews a client's due leases through this, so that a client holding
+   * thousands of leases renews them in batches instead of one round trip after another. Each
+   * extension is owner-checked on its own, exactly as {@code extend}: a batch never sets the lease
+   * of a hold that another owner has, nor creates a hold.
+   *
+   * <p>The default calls {@link #extend} once per extension. A store whose driver can pipeline
+   * (Redis, memcached) or batch statements (JDBC) should override it; {@code lock-tck}'s rule 12.15
+   * checks the override.
+   *
+   * @param extensions the holds to extend, at least one, in no particular order; the same key may
+   *     appear with different owners
+   * @return one answer per extension, in the same order: false where that owner does not hold that
+   *     key (any more) and nothing was changed for it
+   * @throws Exception if the store failed: the engine then counts every extension of the batch as
+   *     failed and retries them, so a store may throw after applying some
+   */
+  default boolean[] extendAll(List<LeaseExtension> extensions) throws Exception {
+    boolean[] held = new boolean[extensions.size()];
+    for (int i = 0; i < held.length; i++) {
+      LeaseExtension e = extensions.get(i);
+      held[i] = extend(e.key(), e.owner(), e.leaseTime());
+    }
+    return held;
+  }
 
   /** Releases one hold of {@code owner} on {@code key}; never touches anyone else's hold. */
   ReleaseOutcome release(LockKey key, String owner) throws Exception;

@@ -7,6 +7,7 @@ import dev.locksmith.jdbc.internal.LockDatabase.Statements;
 import dev.locksmith.jdbc.internal.LockRow;
 import dev.locksmith.jdbc.internal.LockTableSql;
 import dev.locksmith.spi.Acquisition;
+import dev.locksmith.spi.LeaseExtension;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockMode;
 import dev.locksmith.spi.LockState;
@@ -16,6 +17,8 @@ import dev.locksmith.spi.ReleaseOutcome;
 import dev.locksmith.spi.StoreFailure;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -167,6 +170,47 @@ public final class JdbcLockStore implements LockStore {
             key.mode() == LockMode.READ
                 ? s.update(sql.readerExtend, lease, name, owner) == 1
                 : s.update(sql.extend, lease, name, kind(key), owner) == 1);
+  }
+
+  /**
+   * The owner-checked updates of the batch as one JDBC batch per statement (exclusive and write
+   * holds, read holds) on one connection: with PostgreSQL's and MariaDB's drivers one round trip
+   * each instead of one per hold.
+   */
+  @Override
+  public boolean[] extendAll(List<LeaseExtension> extensions) {
+    List<Integer> holds = new ArrayList<>();
+    List<Object[]> holdRows = new ArrayList<>();
+    List<Integer> readers = new ArrayList<>();
+    List<Object[]> readerRows = new ArrayList<>();
+    for (int i = 0; i < extensions.size(); i++) {
+      LeaseExtension e = extensions.get(i);
+      LockKey key = e.key();
+      long lease = leaseMillis(e.leaseTime());
+      if (key.mode() == LockMode.READ) {
+        readers.add(i);
+        readerRows.add(new Object[] {lease, rowName(key), e.owner()});
+      } else {
+        holds.add(i);
+        holdRows.add(new Object[] {lease, rowName(key), kind(key), e.owner()});
+      }
+    }
+    return db.operation(
+        s -> {
+          boolean[] held = new boolean[extensions.size()];
+          answer(held, holds, holdRows.isEmpty() ? null : s.updateEach(sql.extend, holdRows));
+          answer(
+              held,
+              readers,
+              readerRows.isEmpty() ? null : s.updateEach(sql.readerExtend, readerRows));
+          return held;
+        });
+  }
+
+  private static void answer(boolean[] held, List<Integer> positions, int @Nullable [] counts) {
+    for (int i = 0; counts != null && i < counts.length; i++) {
+      held[positions.get(i)] = counts[i] == 1;
+    }
   }
 
   @Override

@@ -10,6 +10,7 @@ import dev.locksmith.redis.internal.ReleaseChannel;
 import dev.locksmith.redis.internal.ScriptOperations;
 import dev.locksmith.redis.internal.WatchOperations;
 import dev.locksmith.spi.Acquisition;
+import dev.locksmith.spi.LeaseExtension;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockState;
 import dev.locksmith.spi.LockStore;
@@ -68,7 +69,7 @@ public final class RedisLockStore implements LockStore {
         strategy == RedisStrategy.WATCH
             ? new WatchOperations(endpoint::newConnection, layout)
             : new ScriptOperations(
-                endpoint.commands(),
+                endpoint,
                 layout,
                 endpoint.isCluster()
                     ? ScriptOperations.Wake.ALWAYS
@@ -182,8 +183,7 @@ public final class RedisLockStore implements LockStore {
 
   /** The lease in whole milliseconds, rounded up so the server never holds less than asked. */
   static long millis(Duration lease) {
-    long ms = lease.toMillis();
-    return lease.minusMillis(ms).isZero() ? Math.max(1, ms) : ms + 1;
+    return LockOperations.millis(lease);
   }
 
   @Override
@@ -194,6 +194,12 @@ public final class RedisLockStore implements LockStore {
   @Override
   public boolean extend(LockKey key, String owner, Duration leaseTime) {
     return operations.extend(key, owner, millis(leaseTime));
+  }
+
+  /** With the script strategy, one round trip for the batch: the scripts are pipelined. */
+  @Override
+  public boolean[] extendAll(List<LeaseExtension> extensions) {
+    return operations.extendAll(extensions);
   }
 
   @Override

@@ -297,8 +297,8 @@ public enum Rule {
   R12_8(
       12,
       8,
-      "[kind] during an outage every store operation throws; none answers busy, FREE, RELEASED,"
-          + " NOT_HELD, true or false"),
+      "[kind] during an outage every store operation throws (extendAll too); none answers busy,"
+          + " FREE, RELEASED, NOT_HELD, true or false"),
   R12_9(
       12,
       9,
@@ -330,6 +330,12 @@ public enum Rule {
       "a waiting-writer mark ends with its writer's lease: a writer that found readers and then"
           + " died (never acquired nor withdrew) keeps new readers out no longer than its lease plus"
           + " the slack"),
+  R12_15(
+      12,
+      15,
+      "[kind] extendAll checks each extension's owner on its own: it extends the owner's holds,"
+          + " answers false for another owner's hold and for a free name and changes neither, and"
+          + " answers in the batch's order"),
 
   R13_1(
       13,

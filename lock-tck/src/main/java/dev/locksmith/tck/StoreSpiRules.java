@@ -8,6 +8,7 @@ import dev.locksmith.Capability;
 import dev.locksmith.Lease;
 import dev.locksmith.LockClient;
 import dev.locksmith.spi.Acquisition;
+import dev.locksmith.spi.LeaseExtension;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockMode;
 import dev.locksmith.spi.LockState;
@@ -300,6 +301,10 @@ public interface StoreSpiRules extends KitTest {
             assertThatThrownBy(() -> store.extend(key, owner, lease))
                 .as("%s extend during an outage (never true or false)", kind)
                 .isInstanceOf(Exception.class);
+            assertThatThrownBy(
+                    () -> store.extendAll(List.of(new LeaseExtension(key, owner, lease))))
+                .as("%s extendAll during an outage (never true or false)", kind)
+                .isInstanceOf(Exception.class);
             assertThatThrownBy(() -> store.read(key))
                 .as("%s read during an outage (never FREE or held)", kind)
                 .isInstanceOf(Exception.class);
@@ -505,5 +510,68 @@ public interface StoreSpiRules extends KitTest {
         .as("when a new reader got in after the waiting writer died")
         .isLessThanOrEqualTo(shortLease.plus(kit.slack()));
     store.release(read, owner(kit, "r1"));
+  }
+
+  @Test
+  @Requires(hooks = KitHook.ENGINE_CLIENT, leaseExpiry = true)
+  default void rule_12_15_batchExtendChecksEachOwner() throws Exception {
+    Kit kit = kit();
+    LockClient a = kit.client();
+    LockClient b = kit.client();
+    Duration shortLease = kit.expiryLease(a);
+    Duration longLease = shortLease.plus(kit.slack()).multipliedBy(3);
+    kit.forEveryKind(
+        a,
+        kind -> {
+          LockStore store = kit.store(a);
+          LockStore other = kit.store(b);
+          String owner = owner(kit, "holder");
+          String rival = owner(kit, "rival");
+          LockKey mine = new LockKey(kit.name("mine-" + kind), kind.mode());
+          LockKey theirs = new LockKey(kit.name("theirs-" + kind), kind.mode());
+          LockKey free = new LockKey(kit.name("free-" + kind), kind.mode());
+          LockKey mineToo = new LockKey(kit.name("mine-too-" + kind), kind.mode());
+          assertThat(store.tryAcquire(mine, owner, shortLease).isAcquired()).isTrue();
+          assertThat(other.tryAcquire(theirs, rival, shortLease).isAcquired()).isTrue();
+          assertThat(store.tryAcquire(mineToo, owner, shortLease).isAcquired()).isTrue();
+          long sent = System.nanoTime();
+          boolean[] answers =
+              store.extendAll(
+                  List.of(
+                      new LeaseExtension(mine, owner, longLease),
+                      new LeaseExtension(theirs, owner, longLease),
+                      new LeaseExtension(free, owner, longLease),
+                      new LeaseExtension(mineToo, owner, longLease),
+                      new LeaseExtension(mine, rival, longLease)));
+          assertThat(answers)
+              .as(
+                  "%s extendAll answers for [own hold, another owner's hold, a free name, own hold,"
+                      + " own hold asked for by another owner]",
+                  kind)
+              .containsExactly(true, false, false, true, false);
+          assertThat(store.read(free).locked())
+              .as("%s read() of a free name after a batch extended it for an owner", kind)
+              .isFalse();
+          // Another owner's hold in the batch kept its short lease: a third owner gets in soon.
+          LockKey afterTheirs = rivalKey(theirs.name(), kind);
+          await()
+              .atMost(shortLease.plus(kit.slack()))
+              .pollInterval(Duration.ofMillis(10))
+              .until(() -> other.tryAcquire(afterTheirs, "tck-third", longLease).isAcquired());
+          // The holder's own holds got the long lease: they outlast their short one.
+          for (LockKey own : List.of(mine, mineToo)) {
+            LockKey rivalOfOwn = rivalKey(own.name(), kind);
+            assertThat(other.tryAcquire(rivalOfOwn, "tck-third", longLease).isAcquired())
+                .as("%s attempt on a hold the batch extended, past its first lease", kind)
+                .isFalse();
+            withdrawIfWriter(other, rivalOfOwn, "tck-third");
+          }
+          assertThat(Duration.ofNanos(System.nanoTime() - sent))
+              .as("%s time the checks took after the batch", kind)
+              .isLessThan(longLease);
+          assertThat(store.release(mine, owner)).isEqualTo(ReleaseOutcome.RELEASED);
+          assertThat(store.release(mineToo, owner)).isEqualTo(ReleaseOutcome.RELEASED);
+          assertThat(other.release(afterTheirs, "tck-third")).isEqualTo(ReleaseOutcome.RELEASED);
+        });
   }
 }

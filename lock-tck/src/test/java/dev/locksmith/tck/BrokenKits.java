@@ -6,6 +6,7 @@ import dev.locksmith.mem.MemLockSpace;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockStore;
 import dev.locksmith.tck.broken.AbandonedPlaceLockStore;
+import dev.locksmith.tck.broken.BatchExtendsAnyHolderLockStore;
 import dev.locksmith.tck.broken.CaseInsensitiveOwnerLockStore;
 import dev.locksmith.tck.broken.ClientClockLockStore;
 import dev.locksmith.tck.broken.ClientWideDowngradeLockStore;
@@ -344,6 +345,14 @@ final class BrokenKits {
     @Override
     LockStore store(MemLockSpace space, LockOptions options) {
       return new ExtendIgnoresReplyLockStore(space);
+    }
+  }
+
+  /** Batch renewal extends whoever holds each key. */
+  static final class BatchExtendsAnyHolderKit extends OverMemSpace {
+    @Override
+    LockStore store(MemLockSpace space, LockOptions options) {
+      return new BatchExtendsAnyHolderLockStore(space);
     }
   }
 

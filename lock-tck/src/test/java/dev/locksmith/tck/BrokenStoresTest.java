@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
 import dev.locksmith.tck.BrokenKits.AbandonedPlaceKit;
+import dev.locksmith.tck.BrokenKits.BatchExtendsAnyHolderKit;
 import dev.locksmith.tck.BrokenKits.CaseInsensitiveOwnerKit;
 import dev.locksmith.tck.BrokenKits.ClientClockKit;
 import dev.locksmith.tck.BrokenKits.ClientWideDowngradeKit;
@@ -168,10 +169,10 @@ class BrokenStoresTest {
   @Test
   @DisplayName(
       "SETNX then EXPIRE is caught by a crashed holder that never frees (3.1) and by the late"
-          + " EXPIRE overwriting an extend (3.6, 12.6)")
+          + " EXPIRE overwriting an extend (3.6, 12.6, 12.15)")
   void setThenExpire() throws Exception {
     // The EXPIRE sent 200 ms after the SETNX also undoes an extend made before it: 3.6 and 12.6.
-    assertFailsExactly(SetThenExpireKit.class, "3.1", "3.6", "12.6");
+    assertFailsExactly(SetThenExpireKit.class, "3.1", "3.6", "12.6", "12.15");
   }
 
   @Test
@@ -210,6 +211,7 @@ class BrokenStoresTest {
         "12.3",
         "12.4",
         "12.11",
+        "12.15",
         "14.3");
   }
 
@@ -230,7 +232,8 @@ class BrokenStoresTest {
         "12.3",
         "12.4",
         "12.5",
-        "12.6");
+        "12.6",
+        "12.15");
   }
 
   @Test
@@ -247,7 +250,8 @@ class BrokenStoresTest {
         "12.3",
         "12.4",
         "12.5",
-        "12.6");
+        "12.6",
+        "12.15");
   }
 
   // Driver defects in front of the reference mem: store.
@@ -280,7 +284,8 @@ class BrokenStoresTest {
         "12.6",
         "12.11",
         "12.13",
-        "12.14");
+        "12.14",
+        "12.15");
   }
 
   @Test
@@ -290,9 +295,9 @@ class BrokenStoresTest {
   }
 
   @Test
-  @DisplayName("extend that renews with the acquire's lease is caught by 3.6 and 12.6")
+  @DisplayName("extend that renews with the acquire's lease is caught by 3.6, 12.6 and 12.15")
   void extendKeepsAcquireLease() throws Exception {
-    assertFailsExactly(ExtendKeepsAcquireLeaseKit.class, "3.6", "12.6");
+    assertFailsExactly(ExtendKeepsAcquireLeaseKit.class, "3.6", "12.6", "12.15");
   }
 
   @Test
@@ -312,10 +317,24 @@ class BrokenStoresTest {
 
   @Test
   @DisplayName(
-      "extend that answers true when nothing was held is caught by 2.2, 4.5, 12.2, 12.3, 12.4")
+      "extend that answers true when nothing was held is caught by 2.2, 4.5, 12.2, 12.3, 12.4,"
+          + " 12.13, 12.15")
   void extendIgnoresReply() throws Exception {
     assertFailsExactly(
-        ExtendIgnoresReplyKit.class, byTimingLuck("2.2"), "4.5", "12.2", "12.3", "12.4", "12.13");
+        ExtendIgnoresReplyKit.class,
+        byTimingLuck("2.2"),
+        "4.5",
+        "12.2",
+        "12.3",
+        "12.4",
+        "12.13",
+        "12.15");
+  }
+
+  @Test
+  @DisplayName("batch renewal that extends whoever holds each key is caught by 12.15")
+  void batchExtendsAnyHolder() throws Exception {
+    assertFailsExactly(BatchExtendsAnyHolderKit.class, "12.15");
   }
 
   @Test
@@ -353,7 +372,8 @@ class BrokenStoresTest {
         "12.4",
         "12.5",
         "12.6",
-        "12.13");
+        "12.13",
+        "12.15");
   }
 
   @Test
@@ -544,7 +564,8 @@ class BrokenStoresTest {
         "12.4",
         "12.10",
         "12.12",
-        "12.14");
+        "12.14",
+        "12.15");
   }
 
   @Test

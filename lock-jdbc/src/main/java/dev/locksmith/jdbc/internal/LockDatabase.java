@@ -14,6 +14,7 @@ import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -175,6 +176,34 @@ public final class LockDatabase {
       return run(sql, args, PreparedStatement::executeUpdate);
     }
 
+    /**
+     * Runs {@code sql} once per element of {@code rows} as one JDBC batch (one round trip where the
+     * driver sends batches together); the number of rows each run changed, in order. A driver that
+     * reports a run only as "succeeded" ({@link Statement#SUCCESS_NO_INFO}) gets the runs again one
+     * by one, so every count is exact.
+     */
+    public int[] updateEach(String sql, List<Object[]> rows) {
+      int[] counts =
+          run(
+              sql,
+              new Object[0],
+              ps -> {
+                for (Object[] row : rows) {
+                  bind(ps, sql, row);
+                  ps.addBatch();
+                }
+                return ps.executeBatch();
+              });
+      if (counts.length == rows.size() && Arrays.stream(counts).allMatch(c -> c >= 0)) {
+        return counts;
+      }
+      int[] exact = new int[rows.size()];
+      for (int i = 0; i < exact.length; i++) {
+        exact[i] = update(sql, rows.get(i));
+      }
+      return exact;
+    }
+
     /** Runs an INSERT; false if the row already existed. */
     public boolean insert(String sql, Object... args) {
       try {
@@ -225,19 +254,23 @@ public final class LockDatabase {
         if (statementTimeoutSeconds > 0) {
           ps.setQueryTimeout(statementTimeoutSeconds);
         }
-        for (int i = 0; i < args.length; i++) {
-          Object arg = Objects.requireNonNull(args[i], () -> "parameter of " + sql);
-          if (arg instanceof String text) {
-            ps.setString(i + 1, text);
-          } else if (arg instanceof Long number) {
-            ps.setLong(i + 1, number);
-          } else {
-            ps.setObject(i + 1, arg);
-          }
-        }
+        bind(ps, sql, args);
         return work.apply(ps);
       } catch (SQLException e) {
         throw translate("jdbc lock store", e);
+      }
+    }
+
+    private static void bind(PreparedStatement ps, String sql, Object[] args) throws SQLException {
+      for (int i = 0; i < args.length; i++) {
+        Object arg = Objects.requireNonNull(args[i], () -> "parameter of " + sql);
+        if (arg instanceof String text) {
+          ps.setString(i + 1, text);
+        } else if (arg instanceof Long number) {
+          ps.setLong(i + 1, number);
+        } else {
+          ps.setObject(i + 1, arg);
+        }
       }
     }
   }

@@ -71,7 +71,16 @@ public final class ItemClient {
    * @throws LockStoreException if the server keeps no CAS ids (it runs with {@code -C})
    */
   public @Nullable CASValue<String> gets(String key) throws Exception {
-    OperationFuture<CASValue<String>> f = client.asyncGets(key, TEXT);
+    return sendGets(key).item();
+  }
+
+  /** Sends a {@code gets} of {@code key}; does not wait. */
+  public PendingGets sendGets(String key) {
+    return new PendingGets(client.asyncGets(key, TEXT));
+  }
+
+  private @Nullable CASValue<String> item(OperationFuture<CASValue<String>> f, String key)
+      throws Exception {
     CASValue<String> value = await(f);
     if (status(f, "gets", StatusCode.ERR_NOT_FOUND) != StatusCode.SUCCESS || value == null) {
       return null;
@@ -96,9 +105,12 @@ public final class ItemClient {
    *     ERR_NOT_FOUND}
    */
   public StatusCode cas(String key, long casId, int expirySeconds, String value) throws Exception {
-    OperationFuture<?> f = client.asyncCAS(key, casId, expirySeconds, value, TEXT);
-    await(f);
-    return status(f, "cas", StatusCode.ERR_EXISTS, StatusCode.ERR_NOT_FOUND);
+    return sendCas(key, casId, expirySeconds, value).status();
+  }
+
+  /** Sends a {@link #cas}; does not wait. */
+  public PendingCas sendCas(String key, long casId, int expirySeconds, String value) {
+    return new PendingCas(client.asyncCAS(key, casId, expirySeconds, value, TEXT));
   }
 
   /**
@@ -227,6 +239,37 @@ public final class ItemClient {
       } catch (RuntimeException e) {
         return 0; // spymemcached throws when a write's answer carried no CAS id.
       }
+    }
+  }
+
+  /** A {@code gets} sent and not yet answered. */
+  public final class PendingGets {
+
+    private final OperationFuture<CASValue<String>> future;
+
+    private PendingGets(OperationFuture<CASValue<String>> future) {
+      this.future = future;
+    }
+
+    /** Waits for the answer: as {@link ItemClient#gets}. */
+    public @Nullable CASValue<String> item() throws Exception {
+      return ItemClient.this.item(future, future.getKey());
+    }
+  }
+
+  /** A {@code cas} sent and not yet answered. */
+  public final class PendingCas {
+
+    private final OperationFuture<?> future;
+
+    private PendingCas(OperationFuture<?> future) {
+      this.future = future;
+    }
+
+    /** Waits for the answer: as {@link ItemClient#cas}. */
+    public StatusCode status() throws Exception {
+      await(future);
+      return ItemClient.status(future, "cas", StatusCode.ERR_EXISTS, StatusCode.ERR_NOT_FOUND);
     }
   }
 

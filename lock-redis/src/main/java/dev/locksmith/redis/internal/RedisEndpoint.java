@@ -10,6 +10,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -42,6 +43,7 @@ public final class RedisEndpoint implements AutoCloseable {
   private final @Nullable RedisURI uri;
   private final AutoCloseable connection;
   private final RedisClusterCommands<String, String> commands;
+  private final RedisClusterAsyncCommands<String, String> asyncCommands;
   private final String description;
   private final Duration timeout;
 
@@ -51,6 +53,7 @@ public final class RedisEndpoint implements AutoCloseable {
       @Nullable RedisURI uri,
       AutoCloseable connection,
       RedisClusterCommands<String, String> commands,
+      RedisClusterAsyncCommands<String, String> asyncCommands,
       String description,
       Duration timeout) {
     this.timeout = timeout;
@@ -59,6 +62,7 @@ public final class RedisEndpoint implements AutoCloseable {
     this.uri = uri;
     this.connection = connection;
     this.commands = commands;
+    this.asyncCommands = asyncCommands;
     this.description = description;
   }
 
@@ -137,7 +141,8 @@ public final class RedisEndpoint implements AutoCloseable {
     try {
       StatefulRedisConnection<String, String> c = client.connect(StringCodec.UTF8);
       c.setTimeout(commandTimeout);
-      return new RedisEndpoint(client, null, uri, c, c.sync(), describe(uri), commandTimeout);
+      return new RedisEndpoint(
+          client, null, uri, c, c.sync(), c.async(), describe(uri), commandTimeout);
     } catch (RuntimeException e) {
       client.shutdownAsync();
       throw e;
@@ -161,7 +166,8 @@ public final class RedisEndpoint implements AutoCloseable {
             .build());
     try {
       StatefulRedisClusterConnection<String, String> c = cluster.connect(StringCodec.UTF8);
-      return new RedisEndpoint(null, cluster, null, c, c.sync(), describeCluster(seeds), timeout);
+      return new RedisEndpoint(
+          null, cluster, null, c, c.sync(), c.async(), describeCluster(seeds), timeout);
     } catch (RuntimeException e) {
       cluster.shutdownAsync();
       throw e;
@@ -212,6 +218,15 @@ public final class RedisEndpoint implements AutoCloseable {
   /** The shared command connection (thread-safe, pipelined). */
   public RedisClusterCommands<String, String> commands() {
     return commands;
+  }
+
+  /**
+   * The same shared connection's asynchronous commands, for sending many commands before reading
+   * their replies; on a single node they are unbounded by a timeout (see {@code clientOptions}), so
+   * the caller bounds its wait.
+   */
+  public RedisClusterAsyncCommands<String, String> asyncCommands() {
+    return asyncCommands;
   }
 
   /** A new dedicated connection for transactions; single node only. */

@@ -57,8 +57,7 @@ public final class RedlockNode implements AutoCloseable {
     if (endpoint == null) {
       endpoint = RedisEndpoint.single(uri, uri.getTimeout(), () -> recheck = true);
       // Redlock pushes no releases (nobody subscribes): its releases publish nothing.
-      operations =
-          new ScriptOperations(endpoint.commands(), layout, ScriptOperations.Wake.WHEN_SUBSCRIBED);
+      operations = new ScriptOperations(endpoint, layout, ScriptOperations.Wake.WHEN_SUBSCRIBED);
     }
     if (recheck) {
       checkRestart(endpoint);
