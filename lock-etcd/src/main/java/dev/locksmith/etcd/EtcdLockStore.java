@@ -10,6 +10,7 @@ import dev.locksmith.etcd.internal.HoldRecord;
 import dev.locksmith.etcd.internal.KeyValue;
 import dev.locksmith.etcd.internal.ReleaseWatch;
 import dev.locksmith.spi.Acquisition;
+import dev.locksmith.spi.LeaseExtension;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockState;
 import dev.locksmith.spi.LockStore;
@@ -18,8 +19,16 @@ import dev.locksmith.spi.ReleasePush;
 import dev.locksmith.spi.StoreTiming;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A {@link LockStore} on etcd v3: each hold is a key attached to an etcd lease of its own, and the
@@ -57,16 +66,37 @@ public final class EtcdLockStore implements LockStore {
   private static final Set<Capability> PROMISES =
       Set.of(Capability.FENCING, Capability.DURABLE_FENCING, Capability.REENTRANCY);
 
+  /** How many extends of a batch run at once. */
+  private static final int PARALLEL_EXTENDS = 8;
+
+  private static final AtomicInteger STORES = new AtomicInteger();
+
   private final EtcdKv etcd;
   private final String keyPrefix;
   private final String description;
   private final StoreTiming timing;
+  // The threads of extendAll; they end after 30 s without work.
+  private final ThreadPoolExecutor extenders;
 
   private EtcdLockStore(EtcdKv etcd, String keyPrefix, String description, StoreTiming timing) {
     this.etcd = etcd;
     this.keyPrefix = keyPrefix;
     this.description = description;
     this.timing = timing;
+    String threadName = "locksmith-etcd-" + STORES.incrementAndGet() + "-extend";
+    this.extenders =
+        new ThreadPoolExecutor(
+            PARALLEL_EXTENDS,
+            PARALLEL_EXTENDS,
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> {
+              Thread t = new Thread(r, threadName);
+              t.setDaemon(true);
+              return t;
+            });
+    this.extenders.allowCoreThreadTimeOut(true);
   }
 
   /**
@@ -228,6 +258,50 @@ public final class EtcdLockStore implements LockStore {
     throw notSettled("extend", key);
   }
 
+  /**
+   * The batch's extends, {@value #PARALLEL_EXTENDS} at a time: each is two or three requests to the
+   * JSON gateway, which answers every request on its own (it cannot pipeline), so one after another
+   * renewed about 80 leases a second on a 2-core machine and lost all of 2,000 leases of 5 s. Each
+   * extend keeps its own owner check; the first failure is thrown once all have ended.
+   */
+  @Override
+  public boolean[] extendAll(List<LeaseExtension> extensions) throws Exception {
+    if (extensions.size() == 1) {
+      LeaseExtension e = extensions.get(0);
+      return new boolean[] {extend(e.key(), e.owner(), e.leaseTime())};
+    }
+    List<Future<Boolean>> answers = new ArrayList<>(extensions.size());
+    for (LeaseExtension e : extensions) {
+      answers.add(extenders.submit(() -> extend(e.key(), e.owner(), e.leaseTime())));
+    }
+    boolean[] held = new boolean[answers.size()];
+    RuntimeException failure = null;
+    try {
+      for (int i = 0; i < held.length; i++) {
+        try {
+          held[i] = answers.get(i).get();
+        } catch (ExecutionException e) {
+          RuntimeException cause =
+              e.getCause() instanceof RuntimeException r
+                  ? r
+                  : new LockStoreException("extend on " + description + " failed", e.getCause());
+          if (failure == null) {
+            failure = cause;
+          } else if (failure != cause) {
+            failure.addSuppressed(cause);
+          }
+        }
+      }
+    } catch (InterruptedException e) {
+      answers.forEach(a -> a.cancel(true));
+      throw e;
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    return held;
+  }
+
   @Override
   public ReleaseOutcome release(LockKey key, String owner) {
     byte[] k = lockKey(key.name());
@@ -279,6 +353,7 @@ public final class EtcdLockStore implements LockStore {
   /** Closes the HTTP client. Holds stay until their leases run out, as with a crashed client. */
   @Override
   public void close() {
+    extenders.shutdownNow();
     etcd.gateway().close();
   }
 
