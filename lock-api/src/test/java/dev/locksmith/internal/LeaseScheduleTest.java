@@ -299,21 +299,10 @@ class LeaseScheduleTest {
     LeaseWatchdog watchdog = client.watchdog();
     EngineLease lease = lease("pending", Duration.ofSeconds(30), false);
     watchdog.watch(lease, start + 30 * SECOND);
-    CountDownLatch busy = new CountDownLatch(1);
-    CountDownLatch running = new CountDownLatch(1);
-    watchdog.execute(
-        () -> {
-          running.countDown();
-          try {
-            busy.await(30, TimeUnit.SECONDS);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        });
-    assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
-    watchdog.execute(() -> {});
-    assertThat(watchdog.pending()).as("one lease watched, one task queued").isEqualTo(2);
-    busy.countDown();
+    try (BusyRenewalThread busy = new BusyRenewalThread(watchdog)) {
+      watchdog.execute(() -> {});
+      assertThat(watchdog.pending()).as("one lease watched, one task queued").isEqualTo(2);
+    }
   }
 
   @Test

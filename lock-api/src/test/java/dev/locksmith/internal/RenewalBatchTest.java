@@ -24,7 +24,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
@@ -61,11 +60,9 @@ class RenewalBatchTest {
                   })
               .build());
   private final long start = System.nanoTime() + HOUR;
-  private final CountDownLatch renewalThreadFree = new CountDownLatch(1);
 
   @AfterEach
   void close() {
-    renewalThreadFree.countDown();
     client.close();
   }
 
@@ -145,23 +142,11 @@ class RenewalBatchTest {
 
   /** Makes every lease's renewal due while the renewal thread is busy, then lets it run. */
   private void renewAllAtOnce(List<EngineLease> leases) throws InterruptedException {
-    CountDownLatch busy = new CountDownLatch(1);
-    client
-        .watchdog()
-        .execute(
-            () -> {
-              busy.countDown();
-              try {
-                renewalThreadFree.await(30, TimeUnit.SECONDS);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            });
-    assertThat(busy.await(30, TimeUnit.SECONDS)).isTrue();
-    for (EngineLease lease : leases) {
-      lease.tick(start + 10 * SECOND);
+    try (BusyRenewalThread busy = new BusyRenewalThread(client.watchdog())) {
+      for (EngineLease lease : leases) {
+        lease.tick(start + 10 * SECOND);
+      }
     }
-    renewalThreadFree.countDown();
   }
 
   private static List<String> lostNames(List<EngineLease> leases) {

@@ -184,12 +184,12 @@ class BrokenStoresTest {
     // and with no owner, release and extend touch whoever holds. Every rule with two clients on one
     // lock fails, but those whose first two clients share a clock parity. 9.1 (opposite-order
     // lockAll on two clients) sees it only when the client ahead happens to try while the other
-    // holds.
+    // holds, and so does 1.3 (8 threads on 3 clients, polling): it missed the store once in a full
+    // run of scripts/test, when no thread of the client ahead tried while another client held.
     assertFailsExactly(
         ClientClockKit.class,
-        byTimingLuck("9.1"),
+        byTimingLuck("1.3", "9.1"),
         "1.1",
-        "1.3",
         "1.6",
         "2.1",
         "2.2",

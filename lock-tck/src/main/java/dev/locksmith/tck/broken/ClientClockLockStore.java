@@ -17,8 +17,9 @@ import org.jspecify.annotations.Nullable;
  * past (on its clock) {@code GETSET}s its own and wins if the old one was past too. A client whose
  * clock runs ahead takes a lock that is still held; there is no owner, so extend and release touch
  * whoever holds the lock. With every second client's clock 5 minutes ahead, the kit must fail it
- * wherever such a client meets a holder: mutual exclusion (1.1, 1.3, 9.1), ownership (2.1, 2.2),
- * expiry and renewal (3.x, 4.1), waiting (7.x, 14.3) and the SPI's owner checks (12.x).
+ * wherever such a client meets a holder: mutual exclusion (1.1; 1.3 and 9.1 when the contending
+ * threads happen to meet), ownership (2.1, 2.2), expiry and renewal (3.x, 4.1), waiting (7.x, 14.3)
+ * and the SPI's owner checks (12.x).
  */
 public final class ClientClockLockStore extends KeyValueLockStore {
 
