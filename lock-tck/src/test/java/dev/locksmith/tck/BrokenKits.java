@@ -7,6 +7,7 @@ import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockStore;
 import dev.locksmith.tck.broken.AbandonedPlaceLockStore;
 import dev.locksmith.tck.broken.BatchExtendsAnyHolderLockStore;
+import dev.locksmith.tck.broken.BatchOutageAsNotHeldLockStore;
 import dev.locksmith.tck.broken.CaseInsensitiveOwnerLockStore;
 import dev.locksmith.tck.broken.ClientClockLockStore;
 import dev.locksmith.tck.broken.ClientWideDowngradeLockStore;
@@ -345,6 +346,14 @@ final class BrokenKits {
     @Override
     LockStore store(MemLockSpace space, LockOptions options) {
       return new ExtendIgnoresReplyLockStore(space);
+    }
+  }
+
+  /** A failed batch renewal answers false for every extension. */
+  static final class BatchOutageAsNotHeldKit extends OverMemSpace {
+    @Override
+    LockStore store(MemLockSpace space, LockOptions options) {
+      return new BatchOutageAsNotHeldLockStore(space);
     }
   }
 

@@ -5,6 +5,7 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMetho
 
 import dev.locksmith.tck.BrokenKits.AbandonedPlaceKit;
 import dev.locksmith.tck.BrokenKits.BatchExtendsAnyHolderKit;
+import dev.locksmith.tck.BrokenKits.BatchOutageAsNotHeldKit;
 import dev.locksmith.tck.BrokenKits.CaseInsensitiveOwnerKit;
 import dev.locksmith.tck.BrokenKits.ClientClockKit;
 import dev.locksmith.tck.BrokenKits.ClientWideDowngradeKit;
@@ -329,6 +330,12 @@ class BrokenStoresTest {
         "12.4",
         "12.13",
         "12.15");
+  }
+
+  @Test
+  @DisplayName("batch renewal that answers a failed batch as not held is caught by 12.8")
+  void batchOutageAsNotHeld() throws Exception {
+    assertFailsExactly(BatchOutageAsNotHeldKit.class, "12.8");
   }
 
   @Test
