@@ -286,6 +286,34 @@ class ReportMainTest {
   }
 
   @Test
+  @DisplayName("a hand-off goal that the raw client's own hand-off misses is beyond the raw bound")
+  void handoffBeyondRawFloor() throws IOException {
+    Files.writeString(
+        results.resolve("handoff.json"),
+        "[{\"target\":\"redis/locksmith\",\"samples\":50,\"repeats\":["
+            + "{\"p50Millis\":1.0,\"p99Millis\":2.0},"
+            + "{\"p50Millis\":1.05,\"p99Millis\":2.0},"
+            + "{\"p50Millis\":1.1,\"p99Millis\":3.0}]},"
+            + "{\"target\":\"redis/raw\",\"samples\":50,\"repeats\":["
+            + "{\"p50Millis\":0.9,\"p99Millis\":1.0},"
+            + "{\"p50Millis\":0.95,\"p99Millis\":1.0},"
+            + "{\"p50Millis\":1.0,\"p99Millis\":1.0}]},"
+            + "{\"target\":\"zookeeper/locksmith\",\"samples\":50,\"repeats\":["
+            + "{\"p50Millis\":2.5,\"p99Millis\":4.0}]},"
+            + "{\"target\":\"zookeeper/raw\",\"samples\":50,\"repeats\":["
+            + "{\"p50Millis\":1.5,\"p99Millis\":3.0}]}]");
+    String md = ReportMain.render(results, "quick");
+
+    assertThat(md)
+        .contains(
+            "| redis hand-off p50 ≤ 0.50 ms (Locksmith) | 1.05 ms [1.00–1.10] (raw floor 0.95 ms"
+                + " [0.90–1.00]) | **MISSED**, beyond the raw bound |")
+        .contains(
+            "| zookeeper hand-off p50 ≤ 2.00 ms (Locksmith) | 2.50 ms [2.50–2.50] (raw floor 1.50"
+                + " ms [1.50–1.50]) | **MISSED** |");
+  }
+
+  @Test
   @DisplayName("scale runs that fail their promise are marked MISSED")
   void scaleMarks() throws IOException {
     Files.writeString(
