@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -29,6 +30,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntPredicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link LockStore} on etcd v3: each hold is a key attached to an etcd lease of its own, and the
@@ -66,7 +69,7 @@ public final class EtcdLockStore implements LockStore {
   private static final Set<Capability> PROMISES =
       Set.of(Capability.FENCING, Capability.DURABLE_FENCING, Capability.REENTRANCY);
 
-  /** How many extends of a batch run at once. */
+  /** How many keep-alives or extends of a batch run at once. */
   private static final int PARALLEL_EXTENDS = 8;
 
   private static final AtomicInteger STORES = new AtomicInteger();
@@ -259,27 +262,104 @@ public final class EtcdLockStore implements LockStore {
   }
 
   /**
-   * The batch's extends, {@value #PARALLEL_EXTENDS} at a time: each is two or three requests to the
-   * JSON gateway, which answers every request on its own (it cannot pipeline), so one after another
-   * renewed about 80 leases a second on a 2-core machine and lost all of 2,000 leases of 5 s. Each
-   * extend keeps its own owner check; the first failure is thrown once all have ended.
+   * The batch in a few requests per extension fewer: the keys are read together ({@link
+   * EtcdKv#getAll}, one request per {@value EtcdKv#MAX_TXN_OPS} keys), the lease of each hold the
+   * owner still has is kept alive, and the keys kept alive are read together again to see that they
+   * are still on those leases, as {@link #extend} checks one key. An extension to another lease
+   * time, or whose owner re-entered meanwhile (onto a new lease), is settled on its own by {@link
+   * #extend}. Keep-alives and extends run {@value #PARALLEL_EXTENDS} at a time, since the JSON
+   * gateway answers every request on its own: one extend after another (three requests each)
+   * renewed about 80 leases a second on a 2-core machine and lost all of 2,000 leases of 5 s. The
+   * first failure is thrown once every call of its step has ended.
    */
   @Override
   public boolean[] extendAll(List<LeaseExtension> extensions) throws Exception {
-    if (extensions.size() == 1) {
-      LeaseExtension e = extensions.get(0);
-      return new boolean[] {extend(e.key(), e.owner(), e.leaseTime())};
-    }
-    List<Future<Boolean>> answers = new ArrayList<>(extensions.size());
+    boolean[] held = new boolean[extensions.size()];
+    List<byte[]> keys = new ArrayList<>(extensions.size());
     for (LeaseExtension e : extensions) {
-      answers.add(extenders.submit(() -> extend(e.key(), e.owner(), e.leaseTime())));
+      keys.add(lockKey(e.key().name()));
     }
-    boolean[] held = new boolean[answers.size()];
+    List<@Nullable KeyValue> before = etcd.getAll(keys);
+    List<Integer> keepAlive = new ArrayList<>();
+    List<Integer> alone = new ArrayList<>();
+    for (int i = 0; i < held.length; i++) {
+      LeaseExtension e = extensions.get(i);
+      KeyValue current = before.get(i);
+      HoldRecord record = current == null ? null : decode(current, e.key());
+      if (record == null || !record.owner().equals(e.owner())) {
+        continue; // Not this owner's (any more): false, nothing written.
+      }
+      if (record.ttl() == ttlSeconds(e.leaseTime()) && current.lease() != 0) {
+        keepAlive.add(i);
+      } else {
+        alone.add(i);
+      }
+    }
+    boolean[] alive =
+        eachTogether(keepAlive.size(), j -> etcd.keepAlive(leaseOf(before, keepAlive.get(j))));
+    List<Integer> kept = new ArrayList<>();
+    List<byte[]> keptKeys = new ArrayList<>();
+    for (int j = 0; j < alive.length; j++) {
+      if (alive[j]) {
+        kept.add(keepAlive.get(j));
+        keptKeys.add(keys.get(keepAlive.get(j)));
+      }
+    }
+    List<@Nullable KeyValue> after = etcd.getAll(keptKeys);
+    for (int j = 0; j < kept.size(); j++) {
+      int i = kept.get(j);
+      LeaseExtension e = extensions.get(i);
+      KeyValue was = Objects.requireNonNull(before.get(i));
+      KeyValue now = after.get(j);
+      if (now == null
+          || now.createRevision() != was.createRevision()
+          || !decode(now, e.key()).owner().equals(e.owner())) {
+        continue; // Released, expired or taken while the lease was kept alive: false.
+      }
+      if (now.lease() == was.lease()) {
+        held[i] = true;
+      } else {
+        alone.add(i); // The same owner re-entered meanwhile, onto another lease: renew that one.
+      }
+    }
+    boolean[] settled =
+        eachTogether(
+            alone.size(),
+            j -> {
+              LeaseExtension e = extensions.get(alone.get(j));
+              return extend(e.key(), e.owner(), e.leaseTime());
+            });
+    for (int j = 0; j < settled.length; j++) {
+      held[alone.get(j)] = settled[j];
+    }
+    return held;
+  }
+
+  private static long leaseOf(List<@Nullable KeyValue> keys, int index) {
+    return Objects.requireNonNull(keys.get(index)).lease();
+  }
+
+  /**
+   * Answers {@code call} for 0 … {@code count - 1}, {@value #PARALLEL_EXTENDS} at a time on the
+   * store's extend threads (one call runs on the caller's thread); the answers in order, or the
+   * first failure once every call has ended.
+   */
+  private boolean[] eachTogether(int count, IntPredicate call) throws InterruptedException {
+    boolean[] answers = new boolean[count];
+    if (count == 1) {
+      answers[0] = call.test(0);
+      return answers;
+    }
+    List<Future<Boolean>> pending = new ArrayList<>(count);
+    for (int j = 0; j < count; j++) {
+      int index = j;
+      pending.add(extenders.submit(() -> call.test(index)));
+    }
     RuntimeException failure = null;
     try {
-      for (int i = 0; i < held.length; i++) {
+      for (int j = 0; j < count; j++) {
         try {
-          held[i] = answers.get(i).get();
+          answers[j] = pending.get(j).get();
         } catch (ExecutionException e) {
           RuntimeException cause =
               e.getCause() instanceof RuntimeException r
@@ -293,13 +373,13 @@ public final class EtcdLockStore implements LockStore {
         }
       }
     } catch (InterruptedException e) {
-      answers.forEach(a -> a.cancel(true));
+      pending.forEach(a -> a.cancel(true));
       throw e;
     }
     if (failure != null) {
       throw failure;
     }
-    return held;
+    return answers;
   }
 
   @Override

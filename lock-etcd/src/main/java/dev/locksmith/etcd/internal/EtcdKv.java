@@ -1,10 +1,13 @@
 package dev.locksmith.etcd.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.locksmith.LockStoreException;
 import dev.locksmith.etcd.internal.EtcdGateway.Retry;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,6 +16,12 @@ import org.jspecify.annotations.Nullable;
  * Txn}.
  */
 public final class EtcdKv {
+
+  /** The most operations etcd takes in one transaction unless configured otherwise. */
+  public static final int MAX_TXN_OPS = 128;
+
+  // etcd's answer to a transaction of more operations than its --max-txn-ops.
+  private static final String TOO_MANY_OPS = "too many operations in txn request";
 
   private final EtcdGateway gateway;
 
@@ -83,6 +92,54 @@ public final class EtcdKv {
     ObjectNode body = EtcdGateway.object();
     body.put("key", EtcdGateway.base64(key));
     return first(gateway.call("/v3/kv/range", body, Retry.SAFE));
+  }
+
+  /**
+   * The keys, read together: one read-only transaction of range requests for every {@value
+   * #MAX_TXN_OPS} keys, instead of a request per key. Null where a key does not exist; in the order
+   * of {@code keys}.
+   */
+  public List<@Nullable KeyValue> getAll(List<byte[]> keys) {
+    List<@Nullable KeyValue> found = new ArrayList<>(keys.size());
+    for (int from = 0; from < keys.size(); from += MAX_TXN_OPS) {
+      List<byte[]> part = keys.subList(from, Math.min(keys.size(), from + MAX_TXN_OPS));
+      ArrayNode reads = EtcdGateway.listOf();
+      for (byte[] key : part) {
+        ObjectNode range = EtcdGateway.object();
+        range.put("key", EtcdGateway.base64(key));
+        ObjectNode op = EtcdGateway.object();
+        op.set("request_range", range);
+        reads.add(op);
+      }
+      ObjectNode body = EtcdGateway.object();
+      body.set("success", reads); // no compare: the transaction always succeeds
+      JsonNode responses;
+      try {
+        responses = gateway.call("/v3/kv/txn", body, Retry.SAFE).path("responses");
+      } catch (EtcdException e) {
+        if (!e.etcdMessage().contains(TOO_MANY_OPS)) {
+          throw e;
+        }
+        // A server started with a lower --max-txn-ops: read these keys one by one.
+        for (byte[] key : part) {
+          found.add(get(key));
+        }
+        continue;
+      }
+      if (responses.size() != part.size()) {
+        throw new LockStoreException(
+            "etcd answered "
+                + responses.size()
+                + " of the "
+                + part.size()
+                + " reads of one transaction on "
+                + gateway.preferredMember());
+      }
+      for (JsonNode response : responses) {
+        found.add(first(response.path("response_range")));
+      }
+    }
+    return found;
   }
 
   /** Deletes the key unconditionally (for operators and tests). */
