@@ -273,7 +273,7 @@ public final class ZooKeeperLockStore implements LockStore {
             throw e;
           }
           if (look.blocker() != null) {
-            return new QueuePlace(queue, holds, key, owner, node, look.blocker());
+            return new QueuePlace(queue, holds, key, owner, node, look);
           }
           Hold hold = null;
           try {

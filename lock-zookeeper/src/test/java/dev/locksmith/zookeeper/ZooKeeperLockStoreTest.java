@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -508,6 +509,73 @@ class ZooKeeperLockStoreTest {
       assertTrips(mine, operations, waitedFor, start, "tryAcquire() + release");
     }
   }
+
+  @Test
+  @DisplayName(
+      "a hand-off from the first node to the waiter right behind it lists no queue: the deletion"
+          + " the waiter watched makes its node first, and it is granted on that event alone")
+  void handOffListsNoQueue() throws Exception {
+    CuratorFramework mine = curator();
+    LockClient waiting = clientOn(mine, "/t/hand-off");
+    LockClient holding = client("/t/hand-off");
+    List<String> operations = new CopyOnWriteArrayList<>();
+    traceOperations(mine, trace -> operations.add(trace.getName()));
+    for (int round = 0; round < 3; round++) {
+      Lease held = holding.lock("h").acquire(Duration.ofSeconds(5));
+      operations.clear();
+      Future<Lease> waiter = pool.submit(() -> waiting.lock("h").acquire(Duration.ofSeconds(30)));
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> operations.contains(BLOCKER_WATCH_REQUEST));
+      operations.clear();
+
+      held.release();
+      Lease handedOver = waiter.get(10, TimeUnit.SECONDS);
+
+      assertThat(operations)
+          .as("requests of the waiter's client from the release to its hold (round %d)", round)
+          .doesNotContain("GetChildrenBuilderImpl-Foreground");
+      assertThat(handedOver.isValid()).isTrue();
+      handedOver.release();
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "a waiter right behind the holder whose own node someone else deletes, just before the"
+          + " holder's, never holds: its acquire fails naming its deleted node")
+  void waiterWhoseNodeIsDeletedNeverHolds() throws Exception {
+    CuratorFramework mine = curator();
+    LockClient waiting = clientOn(mine, "/t/waiter-deleted");
+    LockClient holding = client("/t/waiter-deleted");
+    CuratorFramework admin = curator();
+    List<String> operations = new CopyOnWriteArrayList<>();
+    traceOperations(mine, trace -> operations.add(trace.getName()));
+    holding.lock("d").acquire(Duration.ofSeconds(5));
+    Future<Lease> waiter = pool.submit(() -> waiting.lock("d").acquire(Duration.ofSeconds(30)));
+    await().atMost(Duration.ofSeconds(10)).until(() -> operations.contains(BLOCKER_WATCH_REQUEST));
+    String queue = "/t/waiter-deleted/d";
+    List<String> nodes = new ArrayList<>(admin.getChildren().forPath(queue));
+    assertThat(nodes).as("the queue").hasSize(2);
+    // The holder's node has the lower sequence number (the last ten digits of the name).
+    nodes.sort(Comparator.comparing((String n) -> n.substring(n.length() - 10)));
+
+    // One transaction: the waiter hears both deletions back to back, its own first.
+    admin
+        .transaction()
+        .forOperations(
+            admin.transactionOp().delete().forPath(queue + "/" + nodes.get(1)),
+            admin.transactionOp().delete().forPath(queue + "/" + nodes.get(0)));
+
+    assertThatThrownBy(() -> waiter.get(10, TimeUnit.SECONDS))
+        .as("the waiter whose node was deleted")
+        .isInstanceOf(ExecutionException.class)
+        .rootCause()
+        .hasMessageContaining("was deleted");
+  }
+
+  /** The exists with which a waiter watches the node it waits for. */
+  private static final String BLOCKER_WATCH_REQUEST = "ExistsBuilderImpl-Foreground";
 
   @Test
   @DisplayName(

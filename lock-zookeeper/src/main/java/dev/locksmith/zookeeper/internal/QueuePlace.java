@@ -6,6 +6,7 @@ import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.QueuedAttempt;
 import dev.locksmith.zookeeper.internal.Holds.Hold;
 import dev.locksmith.zookeeper.internal.LockNodes.QueueNode;
+import dev.locksmith.zookeeper.internal.LockQueue.Look;
 import dev.locksmith.zookeeper.internal.LockQueue.OwnNode;
 import java.util.List;
 import org.apache.curator.framework.WatcherRemoveCuratorFramework;
@@ -24,8 +25,12 @@ import org.jspecify.annotations.Nullable;
  * {@link #close()} deletes the node unless the lock was granted.
  *
  * <p>Round trips: each step asks the server at most once, and not at all where the last step's
- * answer still tells: the enqueue's listing names our first blocker, and a listing that found
- * nothing blocking us is the one {@code poll} grants from.
+ * answer still tells: the enqueue's listing names our first blocker, a listing that found nothing
+ * blocking us is the one {@code poll} grants from, and when the node we wait for was first in the
+ * queue and ours right behind it, its deletion alone makes ours first (a node created later sorts
+ * after ours), so the hand-off grants without listing the queue again. That shortcut watches our
+ * own node too: ZooKeeper delivers a session's events in order, so if someone else deleted our node
+ * first, we hear of it before the deletion we wait for, and list the queue as before.
  */
 public final class QueuePlace implements QueuedAttempt {
 
@@ -37,14 +42,29 @@ public final class QueuePlace implements QueuedAttempt {
   private final OwnNode node;
   private final WatcherRemoveCuratorFramework watching;
   private final Watcher watcher;
+  private final Watcher ownNodeWatcher;
   private volatile @Nullable Runnable signal;
+
+  // Written by the watchers on the ZooKeeper event thread.
+  private volatile @Nullable String watchedPath;
+  private volatile @Nullable String deletedPath;
+  private volatile boolean ownNodeDeleted;
 
   // Guarded by this place's monitor.
   private @Nullable Acquisition acquired;
   private boolean done;
 
-  /** The node we wait for, as the enqueue's listing found it; null once used or if unknown. */
-  private @Nullable QueueNode knownBlocker;
+  /** The enqueue's listing and the node we wait for in it; null once used or if unknown. */
+  private @Nullable Look known;
+
+  /**
+   * The queue without the node we watch, if that node was first and ours right behind it: the queue
+   * once it is deleted. Null otherwise.
+   */
+  private @Nullable List<QueueNode> queueWithoutBlocker;
+
+  /** Whether our own node is watched (only ever for the hand-off shortcut). */
+  private boolean ownNodeWatched;
 
   /**
    * The queue as listed when nothing blocked our node, or null. This never goes stale: only nodes
@@ -56,31 +76,43 @@ public final class QueuePlace implements QueuedAttempt {
   private boolean blockerWatched;
 
   /**
-   * {@code owner}'s place {@code node} in {@code key}'s queue; {@code knownBlocker} is the node it
-   * waits for if the enqueue's listing told, else null.
+   * {@code owner}'s place {@code node} in {@code key}'s queue; {@code known} is the enqueue's
+   * listing with the node ours waits for, if the enqueue got that far, else null.
    */
   public QueuePlace(
-      LockQueue queue,
-      Holds holds,
-      LockKey key,
-      String owner,
-      OwnNode node,
-      @Nullable QueueNode knownBlocker) {
+      LockQueue queue, Holds holds, LockKey key, String owner, OwnNode node, @Nullable Look known) {
     this.queue = queue;
     this.holds = holds;
     this.session = queue.session();
     this.key = key;
     this.owner = owner;
     this.node = node;
-    this.knownBlocker = knownBlocker;
+    this.known = known != null && known.blocker() != null ? known : null;
     this.watching = queue.curator().newWatcherRemoveCuratorFramework();
     this.watcher =
         event -> {
-          Runnable s = signal;
-          if (s != null) {
-            s.run();
+          String path = event.getPath();
+          if (event.getType() == Watcher.Event.EventType.NodeDeleted
+              && path != null
+              && path.equals(watchedPath)) {
+            deletedPath = path;
+          }
+          signal();
+        };
+    this.ownNodeWatcher =
+        event -> {
+          if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
+            ownNodeDeleted = true;
+            signal();
           }
         };
+  }
+
+  private void signal() {
+    Runnable s = signal;
+    if (s != null) {
+      s.run();
+    }
   }
 
   @Override
@@ -153,38 +185,67 @@ public final class QueuePlace implements QueuedAttempt {
 
   /**
    * Round trips: one listing of the queue (none the first time, when the enqueue's listing named
-   * our blocker), then, only if something blocks us, one exists-with-watch on that one node.
+   * our blocker, and none after a blocker that was first and ours right behind it was deleted),
+   * then, only if something blocks us, one exists-with-watch on that one node.
    */
   @Override
   public synchronized void awaitChange(Runnable signal) throws Exception {
     this.signal = signal;
     blockerWatched = false;
     freeQueue = null;
+    List<QueueNode> next = queueWithoutBlocker;
+    queueWithoutBlocker = null;
+    String left = deletedPath;
     if (!session.isConnected()) {
       return; // The engine polls again after its cap; watches come back with the session.
     }
     session.checkOpen();
+    if (next != null && left != null && left.equals(watchedPath) && !ownNodeDeleted) {
+      freeQueue = next; // The first node left and ours was right behind it: our turn.
+      signal.run();
+      return;
+    }
     try {
-      QueueNode blocker = knownBlocker;
-      knownBlocker = null;
-      if (blocker == null) {
-        List<QueueNode> listed = queue.list(key);
-        QueueNode mine = LockQueue.find(listed, node);
-        if (mine == null) {
-          signal.run(); // Our node is gone: poll will tell.
-          return;
-        }
-        blocker = queue.blockerOf(key, owner, listed, mine);
-        if (blocker == null) {
-          freeQueue = listed; // Our turn: poll grants from this listing.
-          signal.run();
-          return;
-        }
+      Look look = known;
+      known = null;
+      List<QueueNode> listed = look != null ? look.queue() : queue.list(key);
+      QueueNode mine = LockQueue.find(listed, node);
+      if (mine == null) {
+        signal.run(); // Our node is gone: poll will tell.
+        return;
       }
-      if (watching.checkExists().usingWatcher(watcher).forPath(queue.path(key, blocker)) == null) {
+      QueueNode blocker = look != null ? look.blocker() : queue.blockerOf(key, owner, listed, mine);
+      if (blocker == null) {
+        freeQueue = listed; // Our turn: poll grants from this listing.
+        signal.run();
+        return;
+      }
+      String blockerPath = queue.path(key, blocker);
+      watchedPath = blockerPath;
+      deletedPath = null;
+      boolean handOff = listed.indexOf(blocker) == 0 && listed.indexOf(mine) == 1;
+      if (handOff && !ownNodeWatched) {
+        // Sent before the blocker's watch, so its answer and any deletion of our node come first.
+        watching
+            .checkExists()
+            .usingWatcher(ownNodeWatcher)
+            .inBackground(
+                (client, event) -> {
+                  if (event.getResultCode() == KeeperException.Code.NONODE.intValue()) {
+                    ownNodeDeleted = true;
+                    signal();
+                  }
+                })
+            .forPath(node.path());
+        ownNodeWatched = true;
+      }
+      if (watching.checkExists().usingWatcher(watcher).forPath(blockerPath) == null) {
         signal.run(); // It left before the watch was set.
       } else {
         blockerWatched = true;
+        if (handOff && ownNodeWatched) {
+          queueWithoutBlocker = listed.subList(1, listed.size());
+        }
       }
     } catch (KeeperException.ConnectionLossException e) {
       // Poll again later; a watch set before the loss survives with the session.
