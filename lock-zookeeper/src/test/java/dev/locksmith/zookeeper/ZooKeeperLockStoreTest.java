@@ -515,18 +515,13 @@ class ZooKeeperLockStoreTest {
       "a hand-off from the first node to the waiter right behind it lists no queue: the deletion"
           + " the waiter watched makes its node first, and it is granted on that event alone")
   void handOffListsNoQueue() throws Exception {
-    CuratorFramework mine = curator();
-    LockClient waiting = clientOn(mine, "/t/hand-off");
-    LockClient holding = client("/t/hand-off");
     List<String> operations = new CopyOnWriteArrayList<>();
-    traceOperations(mine, trace -> operations.add(trace.getName()));
+    LockClient waiting = tracedClient("/t/hand-off", operations);
+    LockClient holding = client("/t/hand-off");
     for (int round = 0; round < 3; round++) {
       Lease held = holding.lock("h").acquire(Duration.ofSeconds(5));
       operations.clear();
-      Future<Lease> waiter = pool.submit(() -> waiting.lock("h").acquire(Duration.ofSeconds(30)));
-      await()
-          .atMost(Duration.ofSeconds(10))
-          .until(() -> operations.contains(BLOCKER_WATCH_REQUEST));
+      Future<Lease> waiter = waitingBehind(waiting, "h", operations);
       operations.clear();
 
       held.release();
@@ -545,15 +540,12 @@ class ZooKeeperLockStoreTest {
       "a waiter right behind the holder whose own node someone else deletes, just before the"
           + " holder's, never holds: its acquire fails naming its deleted node")
   void waiterWhoseNodeIsDeletedNeverHolds() throws Exception {
-    CuratorFramework mine = curator();
-    LockClient waiting = clientOn(mine, "/t/waiter-deleted");
+    List<String> operations = new CopyOnWriteArrayList<>();
+    LockClient waiting = tracedClient("/t/waiter-deleted", operations);
     LockClient holding = client("/t/waiter-deleted");
     CuratorFramework admin = curator();
-    List<String> operations = new CopyOnWriteArrayList<>();
-    traceOperations(mine, trace -> operations.add(trace.getName()));
     holding.lock("d").acquire(Duration.ofSeconds(5));
-    Future<Lease> waiter = pool.submit(() -> waiting.lock("d").acquire(Duration.ofSeconds(30)));
-    await().atMost(Duration.ofSeconds(10)).until(() -> operations.contains(BLOCKER_WATCH_REQUEST));
+    Future<Lease> waiter = waitingBehind(waiting, "d", operations);
     String queue = "/t/waiter-deleted/d";
     List<String> nodes = new ArrayList<>(admin.getChildren().forPath(queue));
     assertThat(nodes).as("the queue").hasSize(2);
@@ -576,6 +568,23 @@ class ZooKeeperLockStoreTest {
 
   /** The exists with which a waiter watches the node it waits for. */
   private static final String BLOCKER_WATCH_REQUEST = "ExistsBuilderImpl-Foreground";
+
+  /** A client at {@code base} whose requests are added to {@code operations} as they complete. */
+  private LockClient tracedClient(String base, List<String> operations) throws Exception {
+    CuratorFramework traced = curator();
+    traceOperations(traced, trace -> operations.add(trace.getName()));
+    return clientOn(traced, base);
+  }
+
+  /**
+   * {@code waiting}'s acquire of {@code name}, which another client holds, once it watches the
+   * holder's node ({@code operations} are its client's requests).
+   */
+  private Future<Lease> waitingBehind(LockClient waiting, String name, List<String> operations) {
+    Future<Lease> waiter = pool.submit(() -> waiting.lock(name).acquire(Duration.ofSeconds(30)));
+    await().atMost(Duration.ofSeconds(10)).until(() -> operations.contains(BLOCKER_WATCH_REQUEST));
+    return waiter;
+  }
 
   @Test
   @DisplayName(
