@@ -243,7 +243,7 @@ public final class QueuePlace implements QueuedAttempt {
         signal.run(); // It left before the watch was set.
       } else {
         blockerWatched = true;
-        if (handOff && ownNodeWatched) {
+        if (handOff) {
           queueWithoutBlocker = listed.subList(1, listed.size());
         }
       }
