@@ -69,7 +69,9 @@ public final class ReportMain {
       "zookeeper/raw",
       "create an `EPHEMERAL_SEQUENTIAL` node (parents as containers) and, without waiting"
           + " for its answer, `getChildren` to see it is the lowest (one round trip, as"
-          + " Locksmith), `delete` to release (one Curator client).",
+          + " Locksmith), `delete` to release (one Curator client). A waiter watches the node"
+          + " before its own (`exists`) and, right behind the first, holds on its deletion with"
+          + " no further request: its hand-off is the holder's `delete` and one watch event.",
       "h2/raw",
       "a guarded `UPDATE` that takes the row if free or expired on the database clock"
           + " (`INSERT` the first time), an owner-checked `UPDATE` to free it (HikariCP pool"
