@@ -42,6 +42,9 @@ public final class ReportMain {
   private static final Map<String, Double> HANDOFF_GOAL_MILLIS =
       Map.of("redis", 0.5, "zookeeper", 2.0, "memcached", 25.0, "h2", 25.0, "postgres", 25.0);
 
+  /** The hand-off tail goals: only Redis promises one (issue 14: p99 ≤ 3 ms). */
+  private static final Map<String, Double> HANDOFF_P99_GOAL_MILLIS = Map.of("redis", 3.0);
+
   /** What each raw bound does, one line each (see the targets' Javadoc). */
   static final Map<String, String> RAW_BOUNDS = new java.util.LinkedHashMap<>();
 
@@ -425,25 +428,10 @@ public final class ReportMain {
           .append(" |\n");
     }
     for (String store : STORES) {
-      double goal = HANDOFF_GOAL_MILLIS.get(store);
-      md.append(
-          String.format(Locale.ROOT, "| %s hand-off p50 ≤ %s ms (Locksmith) | ", store, fmt(goal)));
-      Stat p50 = handoffStat(handoff, store + "/locksmith", "p50Millis");
-      if (p50 == null) {
-        md.append("— | NOT RUN |\n");
-      } else {
-        md.append(ms(p50));
-        Stat floor = handoffStat(handoff, store + "/raw", "p50Millis");
-        if (floor != null) {
-          // The raw client's own push hand-off in the same run: what the machine allows.
-          md.append(" (raw floor ").append(ms(floor)).append(')');
-        }
-        md.append(" | ").append(mark(p50.median() <= goal));
-        if (p50.median() > goal && floor != null && floor.median() > goal) {
-          // Locksmith's hand-off is the raw one's message and acquire plus its own work.
-          md.append(", ").append(BEYOND_RAW);
-        }
-        md.append(" |\n");
+      handoffGoal(md, handoff, store, "p50", HANDOFF_GOAL_MILLIS.get(store));
+      Double tail = HANDOFF_P99_GOAL_MILLIS.get(store);
+      if (tail != null) {
+        handoffGoal(md, handoff, store, "p99", tail);
       }
     }
     for (JsonNode r : scale) {
@@ -894,6 +882,40 @@ public final class ReportMain {
         mine.median() / other.median(),
         mine.min() / other.max(),
         mine.max() / other.min());
+  }
+
+  /**
+   * The row of {@code store}'s hand-off goal: Locksmith's {@code percentile} (p50 or p99) at most
+   * {@code goalMillis}, with the same percentile of the raw client's own hand-off in the same run
+   * (its floor) where there is one.
+   */
+  private static void handoffGoal(
+      StringBuilder md, JsonNode handoff, String store, String percentile, double goalMillis) {
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "| %s hand-off %s ≤ %s ms (Locksmith) | ",
+            store,
+            percentile,
+            fmt(goalMillis)));
+    String field = percentile + "Millis";
+    Stat measured = handoffStat(handoff, store + "/locksmith", field);
+    if (measured == null) {
+      md.append("— | NOT RUN |\n");
+      return;
+    }
+    md.append(ms(measured));
+    Stat floor = handoffStat(handoff, store + "/raw", field);
+    if (floor != null) {
+      // The raw client's own push hand-off in the same run: what the machine allows.
+      md.append(" (raw floor ").append(ms(floor)).append(')');
+    }
+    md.append(" | ").append(mark(measured.median() <= goalMillis));
+    if (measured.median() > goalMillis && floor != null && floor.median() > goalMillis) {
+      // Locksmith's hand-off is the raw one's message and acquire plus its own work.
+      md.append(", ").append(BEYOND_RAW);
+    }
+    md.append(" |\n");
   }
 
   private static Stat handoffStat(JsonNode handoff, String target, String field) {
