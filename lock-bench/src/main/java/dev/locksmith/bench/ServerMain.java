@@ -94,6 +94,12 @@ public final class ServerMain {
   }
 
   private static Closeable zookeeper(int port, Path dir) throws Exception {
+    // The transaction log is written but not forced to disk, as PostgreSQL below runs with fsync
+    // off: every ZooKeeper goal compares clients of one server, and this VM's fsync (1-3 ms, moving
+    // from one spell to the next) was the largest term of each, for every client alike. At sixteen
+    // threads the disk set the pace, so even the raw client's ratio to Curator swung between 0.86x
+    // and 1.27x. scripts/bench records the disk's write+fsync time beside each run's load.
+    System.setProperty("zookeeper.forceSync", "no");
     // Same tick time as a real ensemble's default; the data directory is thrown away afterwards.
     return new TestingServer(
         new InstanceSpec(dir.toFile(), port, -1, -1, true, -1, 2000, -1), true);
