@@ -749,9 +749,11 @@ public final class ReportMain {
           + " `getChildren` + `delete`; JDBC guarded `UPDATE` (plus `INSERT` the first time) +"
           + " owner-checked release `UPDATE`.\n"
           + "- Hand-off: `HandoffMain`, two clients; the waiter is parked for a random 5–15 ms"
-          + " before the holder releases; before the first repeat each client takes and releases"
-          + " a lock of its own for 2 s (the JIT's warm-up), and 20 warm-up hand-offs are"
-          + " discarded per repeat.\n"
+          + " before the holder releases. Every target first runs an unrecorded warm-up round"
+          + " (each client takes and releases a lock of its own for 2 s, then 70 hand-offs), and"
+          + " then the repeats take turns across the targets, forwards and backwards, so that"
+          + " neither the first target in the JVM nor a drift of the machine favours one; 20"
+          + " warm-up hand-offs are discarded per repeat.\n"
           + "- Scale: `ScaleMain`; the contention run records every hold in `lock-tck`'s"
           + " `LockHistory` and judges it with `HistoryChecker`.\n";
 
