@@ -30,16 +30,7 @@ class HandoffMainTest {
           + " backwards, forwards")
   void repeatsTakeTurns(@TempDir Path dir) throws Exception {
     Path out = dir.resolve("handoff.json");
-    List<String> lines =
-        run(
-            "--targets",
-            "h2/locksmith,fixture/locksmith",
-            "--samples",
-            "5",
-            "--repeats",
-            "3",
-            "--out",
-            out.toString());
+    List<String> lines = run("h2/locksmith,fixture/locksmith", 5, 3, out);
 
     assertThat(lines)
         .containsExactly(
@@ -68,16 +59,7 @@ class HandoffMainTest {
   @DisplayName("a target that fails is recorded with its error once, and the others still run")
   void failedTargetIsRecorded(@TempDir Path dir) throws Exception {
     Path out = dir.resolve("handoff.json");
-    List<String> lines =
-        run(
-            "--targets",
-            "h2/raw,h2/locksmith",
-            "--samples",
-            "3",
-            "--repeats",
-            "2",
-            "--out",
-            out.toString());
+    List<String> lines = run("h2/raw,h2/locksmith", 3, 2, out);
 
     assertThat(lines)
         .containsExactly(
@@ -105,10 +87,21 @@ class HandoffMainTest {
   }
 
   /**
-   * Runs {@link HandoffMain} and returns its progress lines, cut after the target and the repeat
-   * (the timings vary).
+   * Runs {@link HandoffMain} on {@code targets} and returns its progress lines, cut after the
+   * target and the repeat (the timings vary).
    */
-  private static List<String> run(String... args) throws Exception {
+  private static List<String> run(String targets, int samples, int repeats, Path out)
+      throws Exception {
+    String[] args = {
+      "--targets",
+      targets,
+      "--samples",
+      String.valueOf(samples),
+      "--repeats",
+      String.valueOf(repeats),
+      "--out",
+      out.toString()
+    };
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     PrintStream original = System.out;
     System.setProperty("bench.uri.fixture", "mem:handoff-test");
