@@ -1,6 +1,7 @@
 package dev.locksmith.jdbc;
 
 import dev.locksmith.tck.StoreFaults;
+import dev.locksmith.tck.fixture.ServerProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -18,13 +19,14 @@ import java.util.stream.Stream;
  * of the test JVM on a fixed loopback port and a data directory that outlives the processes, with
  * the kit's {@link StoreFaults} done by real signals.
  *
- * <p>{@link #pause()} is {@code SIGSTOP} of every server process (the server keeps its state, its
- * clients' calls hang until their socket timeouts), {@link #resume()} {@code SIGCONT}, {@link
- * #kill()} {@code SIGKILL} followed by waiting until every process is gone (so nothing is flushed
- * or shut down cleanly: the database must recover from its log), {@link #restart()} starts the
- * server again on the same port and data directory. {@link #close()} stops the server even when it
- * is paused and deletes the data directory; it also runs at JVM exit, so a failed test class leaves
- * no server behind. Each call fails with an unchecked exception if the signal or the start fails.
+ * <p>{@link #pause()} is {@code SIGSTOP} of every server process, returning once all their threads
+ * have stopped (the server keeps its state, its clients' calls hang until their socket timeouts),
+ * {@link #resume()} {@code SIGCONT}, {@link #kill()} {@code SIGKILL} followed by waiting until
+ * every process is gone (so nothing is flushed or shut down cleanly: the database must recover from
+ * its log), {@link #restart()} starts the server again on the same port and data directory. {@link
+ * #close()} stops the server even when it is paused and deletes the data directory; it also runs at
+ * JVM exit, so a failed test class leaves no server behind. Each call fails with an unchecked
+ * exception if the signal or the start fails.
  */
 abstract class SignalledServer implements StoreFaults, AutoCloseable {
 
@@ -62,9 +64,12 @@ abstract class SignalledServer implements StoreFaults, AutoCloseable {
     return running;
   }
 
+  /** Sends {@code SIGSTOP} and returns once every thread of every server process has stopped. */
   @Override
   public final synchronized void pause() {
-    signal("STOP", processes());
+    List<ProcessHandle> victims = processes();
+    signal("STOP", victims);
+    victims.forEach(p -> ServerProcess.awaitStopped(p.pid(), name));
   }
 
   @Override
