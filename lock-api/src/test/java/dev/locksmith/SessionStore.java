@@ -25,6 +25,7 @@ import org.jspecify.annotations.Nullable;
 final class SessionStore implements LockStore {
   private final MemLockStore store;
   private final Map<String, String> ownerOf = new ConcurrentHashMap<>();
+  private final Map<String, Long> tokenOf = new ConcurrentHashMap<>();
   private volatile @Nullable StoreListener listener;
 
   SessionStore(MemLockStore store) {
@@ -39,6 +40,11 @@ final class SessionStore implements LockStore {
   /** The owner that last acquired the exclusive lock {@code name} through this connection. */
   String ownerOf(String name) {
     return Objects.requireNonNull(ownerOf.get(name), "no acquire of " + name);
+  }
+
+  /** The token of the hold that last acquired the exclusive lock {@code name} here. */
+  long tokenOf(String name) {
+    return Objects.requireNonNull(tokenOf.get(name), "no acquire of " + name);
   }
 
   @Override
@@ -61,6 +67,7 @@ final class SessionStore implements LockStore {
     Acquisition a = store.tryAcquire(key, owner, LockOptions.MAX_LEASE_TIME); // held until released
     if (a.isAcquired()) {
       ownerOf.put(key.name(), owner);
+      tokenOf.put(key.name(), a.token());
     }
     return a;
   }

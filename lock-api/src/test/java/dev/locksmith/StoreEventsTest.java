@@ -57,12 +57,19 @@ class StoreEventsTest {
   void holdLost() {
     Lease a = held("a");
     Lease b = held("b");
-    store.events().holdLost(new LockKey("a", LockMode.READ), store.ownerOf("a"), "other mode");
-    store.events().holdLost(new LockKey("a", LockMode.EXCLUSIVE), "someone-else", "other owner");
-    assertThat(a.isValid()).as("after events for another mode and another owner").isTrue();
+    LockKey keyA = LockKey.exclusive("a");
+    long token = store.tokenOf("a");
+    store
+        .events()
+        .holdLost(new LockKey("a", LockMode.READ), store.ownerOf("a"), token, "other mode");
+    store.events().holdLost(keyA, "someone-else", token, "other owner");
+    store.events().holdLost(keyA, store.ownerOf("a"), token + 1, "other hold");
+    assertThat(a.isValid())
+        .as("after events for another mode, another owner and another hold")
+        .isTrue();
     assertThat(heard).isEmpty();
 
-    store.events().holdLost(new LockKey("a", LockMode.EXCLUSIVE), store.ownerOf("a"), "node gone");
+    store.events().holdLost(keyA, store.ownerOf("a"), token, "node gone");
     assertThat(a.isValid()).isFalse();
     assertThat(b.isValid()).as("the lease on another lock").isTrue();
     assertThat(heard).containsExactly("a lost: node gone");
@@ -70,6 +77,22 @@ class StoreEventsTest {
         .isInstanceOf(LeaseLostException.class)
         .hasMessageContaining("node gone");
     b.release();
+  }
+
+  @Test
+  @DisplayName(
+      "a late report of an owner's earlier hold does not end the same owner's newer hold of that"
+          + " lock")
+  void lateReportOfOlderHold() {
+    DistributedLock lock = client.lock("a").withOwner("job-17");
+    lock.tryAcquire().orElseThrow().release();
+    long olderToken = store.tokenOf("a");
+    Lease newer = lock.tryAcquire().orElseThrow();
+    assertThat(store.tokenOf("a")).isNotEqualTo(olderToken);
+
+    store.events().holdLost(LockKey.exclusive("a"), "job-17", olderToken, "older node deleted");
+    assertThat(newer.isValid()).as("the newer hold after a report of the older one").isTrue();
+    newer.release();
   }
 
   @Test

@@ -291,9 +291,9 @@ public final class EngineClient implements LockClient {
   /** Routes store-initiated events to the leases they concern. */
   private final class Events implements StoreListener {
     @Override
-    public void holdLost(LockKey key, String owner, String reason) {
+    public void holdLost(LockKey key, String owner, long token, String reason) {
       for (EngineLease lease : new ArrayList<>(leases)) {
-        if (lease.key().equals(key) && lease.owner().equals(owner)) {
+        if (lease.key().equals(key) && lease.owner().equals(owner) && lease.token() == token) {
           lease.lose(new LeaseLostException(key.name(), reason));
         }
       }

@@ -105,6 +105,11 @@ final class EngineLease implements Lease {
     return owner;
   }
 
+  /** The hold's token as the store answered it, whether or not the store declares FENCING. */
+  long token() {
+    return token;
+  }
+
   @Override
   public String name() {
     return key.name();

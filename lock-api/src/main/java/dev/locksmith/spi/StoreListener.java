@@ -9,8 +9,13 @@ package dev.locksmith.spi;
  */
 public interface StoreListener {
 
-  /** The store dropped every hold of {@code owner} on {@code key}. */
-  void holdLost(LockKey key, String owner, String reason);
+  /**
+   * The store dropped the hold of {@code owner} on {@code key} that carries {@code token} (the
+   * token its {@link Acquisition} answered, {@code 0} from a store without fencing), nested holds
+   * on it included. The token names the hold, so that a report that arrives late can never end a
+   * newer hold of the same owner on the same key: the engine ends only leases of that hold.
+   */
+  void holdLost(LockKey key, String owner, long token, String reason);
 
   /** The store connection is suspended: holds may or may not survive. */
   void suspended();

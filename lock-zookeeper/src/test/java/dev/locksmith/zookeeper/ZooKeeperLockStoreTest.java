@@ -988,7 +988,8 @@ class ZooKeeperLockStoreTest {
         .listen(
             new dev.locksmith.spi.StoreListener() {
               @Override
-              public void holdLost(dev.locksmith.spi.LockKey key, String owner, String reason) {
+              public void holdLost(
+                  dev.locksmith.spi.LockKey key, String owner, long token, String reason) {
                 lost.add(key.name() + "/" + key.mode());
               }
 

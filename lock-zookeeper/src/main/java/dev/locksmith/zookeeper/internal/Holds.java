@@ -186,7 +186,7 @@ public final class Holds {
     public Hold grant(LockQueue.OwnNode node, long token) {
       String path = node.path();
       String reason = "its lock node " + path + " was deleted by another ZooKeeper client";
-      HoldWatch watch = new HoldWatch(curator, path, () -> deleted(path, reason));
+      HoldWatch watch = new HoldWatch(curator, path, () -> deleted(path, token, reason));
       Hold h = new Hold(path, token, node.session(), watch);
       hold = h;
       watchLater(h);
@@ -232,7 +232,7 @@ public final class Holds {
       if (!exists(h)) {
         if (drop(h)) {
           String reason = "its lock node " + h.path + " was deleted";
-          session.report(listener -> listener.holdLost(key, owner, reason));
+          session.report(listener -> listener.holdLost(key, owner, h.token, reason));
         }
         return null;
       }
@@ -245,13 +245,13 @@ public final class Holds {
       return curator.checkExists().forPath(h.path) != null;
     }
 
-    private void deleted(String path, String reason) {
+    private void deleted(String path, long token, String reason) {
       // The hold itself is dropped by live() on its next use: taking the slot's monitor here could
       // keep the event thread waiting for a store call in flight.
       session.report(
           listener -> {
             log.warn("Lock node {} of lock '{}' was deleted by someone else", path, key.name());
-            listener.holdLost(key, owner, reason);
+            listener.holdLost(key, owner, token, reason);
           });
     }
   }

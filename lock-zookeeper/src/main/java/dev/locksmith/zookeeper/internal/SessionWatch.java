@@ -39,7 +39,7 @@ public final class SessionWatch implements SessionEvents {
   private static final StoreListener NO_LISTENER =
       new StoreListener() {
         @Override
-        public void holdLost(LockKey key, String owner, String reason) {}
+        public void holdLost(LockKey key, String owner, long token, String reason) {}
 
         @Override
         public void suspended() {}
