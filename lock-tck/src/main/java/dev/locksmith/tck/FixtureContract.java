@@ -73,6 +73,16 @@ public abstract class FixtureContract extends LockStoreContract {
   }
 
   @Override
+  protected Optional<ClientLinks> links() {
+    return store().links();
+  }
+
+  @Override
+  protected Optional<StoreInspector> inspector() {
+    return store().inspector();
+  }
+
+  @Override
   protected Optional<String> storeUri() {
     return store().sharedAcrossProcesses() ? Optional.of(store().uri()) : Optional.empty();
   }

@@ -186,6 +186,14 @@ public final class Kit {
         .orElseThrow(() -> new IllegalStateException("no outside actor hook"));
   }
 
+  ClientLinks links() {
+    return contract.links().orElseThrow(() -> new IllegalStateException("no links hook"));
+  }
+
+  StoreInspector inspector() {
+    return contract.inspector().orElseThrow(() -> new IllegalStateException("no inspector hook"));
+  }
+
   String storeUri() {
     return contract.storeUri().orElseThrow(() -> new IllegalStateException("no store URI hook"));
   }

@@ -99,6 +99,22 @@ public abstract class LockStoreContract
   }
 
   /**
+   * Clients whose network path to the store can be cut, if the fixture can make them (each through
+   * a proxy of its own).
+   */
+  protected Optional<ClientLinks> links() {
+    return Optional.empty();
+  }
+
+  /**
+   * The store's inspector, if the fixture can count what the store keeps and drop its idle state
+   * (as an evicting cache would).
+   */
+  protected Optional<StoreInspector> inspector() {
+    return Optional.empty();
+  }
+
+  /**
    * A URI another process can open the store with ({@code LockClient.open(uri)}), for the rules
    * whose holders are child JVMs (started with this JVM's class path). Empty when the store lives
    * in this process only.
@@ -173,6 +189,8 @@ public abstract class LockStoreContract
     faults().ifPresent(f -> hooks.add(KitHook.FAULTS));
     outsideActor().ifPresent(a -> hooks.add(KitHook.OUTSIDE_ACTOR));
     storeUri().ifPresent(u -> hooks.add(KitHook.STORE_URI));
+    inspector().ifPresent(i -> hooks.add(KitHook.INSPECTOR));
+    links().ifPresent(l -> hooks.add(KitHook.LINKS));
     try (LockClient probe = newClient(LockOptions.defaults())) {
       if (probe instanceof EngineClient) {
         hooks.add(KitHook.ENGINE_CLIENT);

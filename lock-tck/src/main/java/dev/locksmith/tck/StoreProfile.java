@@ -16,6 +16,10 @@ record StoreProfile(Set<Capability> capabilities, Set<KitHook> hooks) {
         return "no StoreFaults hook (override faults() to run it)";
       case OUTSIDE_ACTOR:
         return "no OutsideActor hook (override outsideActor() to run it)";
+      case LINKS:
+        return "no ClientLinks hook (override links() to run it)";
+      case INSPECTOR:
+        return "no StoreInspector hook (override inspector() to run it)";
       case STORE_URI:
         return "no store URI another process can open (override storeUri() to run it)";
       default:
