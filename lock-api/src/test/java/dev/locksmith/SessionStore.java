@@ -26,6 +26,8 @@ final class SessionStore implements LockStore {
   private final MemLockStore store;
   private final Map<String, String> ownerOf = new ConcurrentHashMap<>();
   private final Map<String, Long> tokenOf = new ConcurrentHashMap<>();
+  final java.util.concurrent.atomic.AtomicInteger acquireCalls =
+      new java.util.concurrent.atomic.AtomicInteger();
   private volatile @Nullable StoreListener listener;
 
   SessionStore(MemLockStore store) {
@@ -64,6 +66,7 @@ final class SessionStore implements LockStore {
 
   @Override
   public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) {
+    acquireCalls.incrementAndGet();
     Acquisition a = store.tryAcquire(key, owner, LockOptions.MAX_LEASE_TIME); // held until released
     if (a.isAcquired()) {
       ownerOf.put(key.name(), owner);

@@ -2,11 +2,14 @@ package dev.locksmith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.mem.MemLockStore;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockMode;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -131,5 +134,36 @@ class StoreEventsTest {
     assertThat(heard)
         .containsExactlyInAnyOrder("a lost: session expired", "b lost: session expired");
     assertThatThrownBy(b::release).isInstanceOf(LeaseLostException.class);
+  }
+
+  @Test
+  @DisplayName(
+      "a lost session wakes the client's waiters, which ask the store again at once instead of at"
+          + " their next turn")
+  void sessionLostWakesWaiters() throws Exception {
+    Lease held = clients.open().lock("a").tryAcquire().orElseThrow();
+    SessionStore waitingStore = new SessionStore(new MemLockStore(clients.space()));
+    LockClient waiting =
+        clients.track(
+            LockClient.of(
+                waitingStore,
+                LockOptions.builder()
+                    .backoff(Duration.ofSeconds(30), Duration.ofSeconds(30))
+                    .build()));
+    CompletableFuture<Lease> waiter =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return waiting.lock("a").acquire(Duration.ofMinutes(1));
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    await().atMost(Duration.ofSeconds(10)).until(() -> waitingStore.acquireCalls.get() >= 1);
+    int asked = waitingStore.acquireCalls.get();
+    waitingStore.events().sessionLost("session expired");
+    await().atMost(Duration.ofSeconds(5)).until(() -> waitingStore.acquireCalls.get() > asked);
+    held.release();
+    waiter.cancel(true);
   }
 }

@@ -14,6 +14,7 @@ import dev.locksmith.spi.LockMode;
 import dev.locksmith.spi.LockStore;
 import dev.locksmith.spi.StoreListener;
 import dev.locksmith.spi.StoreTiming;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -22,7 +23,9 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,6 +55,24 @@ public final class EngineClient implements LockClient {
   private final AtomicLong ownerSequence = new AtomicLong();
   private final LockObserver observer;
   private final boolean observed;
+  // Acquire calls into the store in flight, which close() lets finish (see startAcquireCall).
+  private final AtomicInteger acquireCalls = new AtomicInteger();
+  // The wake-ups of the attempts waiting between two store calls, signalled by close and by a
+  // lost session so that those attempts find out at once instead of at their next turn.
+  private final Set<WakeSignal> waiting = ConcurrentHashMap.newKeySet();
+  // Releases that failed and are being asked again in the background (releaseUntilAnswered).
+  private final Set<PendingRelease> pendingReleases = ConcurrentHashMap.newKeySet();
+
+  /**
+   * How long close() waits for acquire calls in flight: a store call ends by the store's own
+   * command timeout, which is seconds; an acquire that answers later frees at its lease's end.
+   */
+  static final Duration CLOSE_DRAIN = Duration.ofSeconds(5);
+
+  /** The first pause before a failed release is asked again; it doubles up to the cap below. */
+  private static final long RELEASE_RETRY_FIRST_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+  private static final long RELEASE_RETRY_CAP_NANOS = TimeUnit.SECONDS.toNanos(5);
 
   /**
    * Wraps {@code store}; the client owns it from now on.
@@ -128,11 +149,19 @@ public final class EngineClient implements LockClient {
     return options;
   }
 
+  /**
+   * Releases every lease this client holds, ends its waits, and closes the store. An acquire whose
+   * store call is in flight is let finish (for up to {@link #CLOSE_DRAIN}) and what it got is
+   * released before the store closes: a lock granted while the client closes is never left held
+   * until its lease ends.
+   */
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
+    waiting.forEach(WakeSignal::signal);
+    awaitAcquireCalls();
     List<EngineLease> held = new ArrayList<>(leases);
     for (EngineLease lease : held) {
       try {
@@ -143,8 +172,125 @@ public final class EngineClient implements LockClient {
         log.warn("Could not release {} while closing the client; it frees at expiry", lease, e);
       }
     }
+    for (PendingRelease pending : new ArrayList<>(pendingReleases)) {
+      pending.askOnce(); // A last try while the store is still open; it frees the lock sooner.
+    }
     watchdog.shutdown();
     store.close();
+  }
+
+  private void awaitAcquireCalls() {
+    long deadline = System.nanoTime() + CLOSE_DRAIN.toNanos();
+    synchronized (acquireCalls) {
+      long left;
+      while (acquireCalls.get() > 0 && (left = deadline - System.nanoTime()) > 0) {
+        try {
+          TimeUnit.NANOSECONDS.timedWait(acquireCalls, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return; // The caller wants out: what is still in flight frees at its lease's end.
+        }
+      }
+    }
+  }
+
+  /**
+   * Marks an acquire call into the store as in flight, until {@link #endAcquireCall()}; the call
+   * and the registration of what it got happen in between.
+   *
+   * @throws IllegalStateException if the client is closed (the call must not be made)
+   */
+  void startAcquireCall() {
+    // Counted before the check, close() sets the flag before it waits for the count: either the
+    // call sees the flag or close() sees the call.
+    acquireCalls.incrementAndGet();
+    if (closed.get()) {
+      endAcquireCall();
+      throw new IllegalStateException("this lock client is closed");
+    }
+  }
+
+  void endAcquireCall() {
+    if (acquireCalls.decrementAndGet() == 0 && closed.get()) {
+      synchronized (acquireCalls) {
+        acquireCalls.notifyAll();
+      }
+    }
+  }
+
+  /** Registers the wake-up of an attempt that waits between store calls, until it stops. */
+  void waiting(WakeSignal signal) {
+    waiting.add(signal);
+    if (closed.get()) {
+      signal.signal();
+    }
+  }
+
+  void doneWaiting(WakeSignal signal) {
+    waiting.remove(signal);
+  }
+
+  /**
+   * Asks the store again and again, in the background, to release {@code owner}'s hold on {@code
+   * key}, whose release failed: until it answers, until {@code deadline} (when the hold has expired
+   * anyway; {@link LeaseWatchdog#NONE} for a hold that lives as long as the session), or until the
+   * client closes. The pauses double from 100 ms up to 5 s.
+   */
+  void releaseUntilAnswered(LockKey key, String owner, long deadline) {
+    PendingRelease pending = new PendingRelease(key, owner, deadline);
+    pendingReleases.add(pending);
+    pending.scheduleNext();
+  }
+
+  /** A failed release that is being asked again. */
+  private final class PendingRelease {
+    private final LockKey key;
+    private final String owner;
+    private final long deadline;
+    private long pauseNanos = RELEASE_RETRY_FIRST_NANOS;
+
+    PendingRelease(LockKey key, String owner, long deadline) {
+      this.key = key;
+      this.owner = owner;
+      this.deadline = deadline;
+    }
+
+    void scheduleNext() {
+      if (deadline != LeaseWatchdog.NONE && deadline - System.nanoTime() - pauseNanos <= 0) {
+        pendingReleases.remove(this);
+        return; // The hold expires before the next try would run.
+      }
+      try {
+        watchdog.executeAfter(this::askAgain, pauseNanos);
+      } catch (java.util.concurrent.RejectedExecutionException closing) {
+        pendingReleases.remove(this);
+        return;
+      }
+      pauseNanos = Math.min(pauseNanos * 2, RELEASE_RETRY_CAP_NANOS);
+    }
+
+    private void askAgain() {
+      if (!pendingReleases.contains(this)) {
+        return;
+      }
+      if (askOnce()) {
+        log.debug("Released lock '{}' for owner {} after its release had failed", key, owner);
+      } else {
+        scheduleNext();
+      }
+    }
+
+    /** One release; true once the store answered (whatever it answered). */
+    boolean askOnce() {
+      try {
+        gateway.release(key, owner);
+        pendingReleases.remove(this);
+        return true;
+      } catch (RuntimeException e) {
+        log.debug("Release of lock '{}' for owner {} failed again", key, owner, e);
+        return false;
+      }
+    }
   }
 
   /**
@@ -318,6 +464,9 @@ public final class EngineClient implements LockClient {
       for (EngineLease lease : new ArrayList<>(leases)) {
         lease.lose(new LeaseLostException(lease.name(), reason));
       }
+      // A waiter's place (a queue node, a watch) went with the session: it asks the store at once,
+      // which tells it, instead of sleeping until its next turn.
+      waiting.forEach(WakeSignal::signal);
     }
   }
 }

@@ -5,6 +5,7 @@ import dev.locksmith.Lease;
 import dev.locksmith.LeaseLostException;
 import dev.locksmith.LeaseLostListener;
 import dev.locksmith.LockObserver.RenewalOutcome;
+import dev.locksmith.LockStoreException;
 import dev.locksmith.UnsupportedCapabilityException;
 import dev.locksmith.spi.LeaseExtension;
 import dev.locksmith.spi.LockKey;
@@ -41,6 +42,7 @@ final class EngineLease implements Lease {
   private final LockKey key;
   private final String owner;
   private final long token;
+  private final OwnerScope ownerScope;
   private final boolean autoRenew;
   private final boolean sessionBound;
   // A hash of its own: the identity hash the client's and the watchdog's sets would otherwise ask
@@ -69,6 +71,7 @@ final class EngineLease implements Lease {
       EngineClient client,
       LockKey key,
       String owner,
+      OwnerScope ownerScope,
       long token,
       Duration leaseTime,
       boolean autoRenew,
@@ -76,6 +79,7 @@ final class EngineLease implements Lease {
     this.client = client;
     this.key = key;
     this.owner = owner;
+    this.ownerScope = ownerScope;
     this.token = token;
     this.autoRenew = autoRenew;
     this.sessionBound = client.capabilities().contains(Capability.SESSION_BOUND);
@@ -224,7 +228,20 @@ final class EngineLease implements Lease {
       LeaseLostException reason = Objects.requireNonNull(lostReason);
       throw new LeaseLostException(key.name(), reason.reason(), reason);
     }
-    ReleaseOutcome outcome = client.gateway().release(key, owner);
+    ReleaseOutcome outcome;
+    try {
+      outcome = client.gateway().release(key, owner);
+    } catch (LockStoreException e) {
+      // The hold may still be in the store (the request may never have reached it): keep asking
+      // in the background, or a session-bound hold would live as long as the session does. Only
+      // for an owner of this hold alone: for a caller's owner, a repeated release could end another
+      // of its holds.
+      if (ownerScope == OwnerScope.THIS_HOLD) {
+        client.releaseUntilAnswered(
+            key, owner, sessionBound ? LeaseWatchdog.NONE : validUntilNanos);
+      }
+      throw e;
+    }
     if (outcome == ReleaseOutcome.NOT_HELD) {
       LeaseLostException lost =
           new LeaseLostException(

@@ -226,6 +226,7 @@ final class EngineLock implements DistributedLock {
     private boolean busySeen;
     private boolean acquired;
     private boolean interruptedMeanwhile;
+    private @Nullable WakeSignal signal;
 
     Wait(String who, boolean fresh, boolean interruptible) {
       this.who = who;
@@ -245,13 +246,22 @@ final class EngineLock implements DistributedLock {
       }
     }
 
+    /** Makes {@code s} the wake-up of this wait, which the client signals when it closes. */
+    void signal(WakeSignal s) {
+      signal = s;
+      client.waiting(s);
+    }
+
     /** The lease of an acquire that succeeded: nothing of the wait is undone then. */
     EngineLease acquired(Acquisition a, long start) {
       acquired = true;
-      return newLease(who, a, start);
+      return newLease(who, OwnerScope.of(fresh), a, start);
     }
 
     void end() {
+      if (signal != null) {
+        client.doneWaiting(signal);
+      }
       if (queued != null && !acquired) {
         leaveQueue(queued, who, fresh);
       }
@@ -286,20 +296,25 @@ final class EngineLock implements DistributedLock {
     while (true) {
       long start = System.nanoTime();
       Acquisition a;
+      client.startAcquireCall();
       try {
-        a = callTryAcquire(wait.who, wait.fresh);
-      } catch (InterruptedException e) {
-        if (wait.interruptible) {
-          throw e;
+        try {
+          a = callTryAcquire(wait.who, wait.fresh);
+        } catch (InterruptedException e) {
+          if (wait.interruptible) {
+            throw e;
+          }
+          // lock() is not interruptible: remember the interrupt and keep trying, as a new owner,
+          // since the interrupted attempt's hold is being undone in the background.
+          wait.interruptedMeanwhile = true;
+          wait.who = client.newOwner("");
+          a = Acquisition.busy();
         }
-        // lock() is not interruptible: remember the interrupt and keep trying, as a new owner,
-        // since the interrupted attempt's hold is being undone in the background.
-        wait.interruptedMeanwhile = true;
-        wait.who = client.newOwner("");
-        a = Acquisition.busy();
-      }
-      if (a.isAcquired()) {
-        return wait.acquired(a, start);
+        if (a.isAcquired()) {
+          return wait.acquired(a, start);
+        }
+      } finally {
+        client.endAcquireCall();
       }
       wait.busySeen = true;
       long remaining = remaining(deadline);
@@ -309,6 +324,7 @@ final class EngineLock implements DistributedLock {
       if (signal == null) {
         backoff = new Backoff(client.options().backoffMin(), client.options().backoffMax());
         signal = new WakeSignal();
+        wait.signal(signal);
       }
       if (wait.subscription == null && client.capabilities().contains(Capability.WAKE_ON_RELEASE)) {
         wait.subscription = subscribe(signal);
@@ -355,23 +371,29 @@ final class EngineLock implements DistributedLock {
   private @Nullable EngineLease waitInQueue(QueuedAttempt queued, Wait wait, long deadline)
       throws InterruptedException {
     WakeSignal signal = new WakeSignal();
+    wait.signal(signal);
     while (true) {
       long start = System.nanoTime();
       Acquisition a;
+      client.startAcquireCall();
       try {
-        client.gateway().awaitChange(queued, key, signal::signal);
-        a = client.gateway().poll(queued, key);
-      } catch (RuntimeException e) {
-        InterruptedException interrupted = failure(e);
-        if (wait.interruptible) {
-          throw interrupted;
+        try {
+          client.gateway().awaitChange(queued, key, signal::signal);
+          a = client.gateway().poll(queued, key);
+        } catch (RuntimeException e) {
+          InterruptedException interrupted = failure(e);
+          if (wait.interruptible) {
+            throw interrupted;
+          }
+          // lock() is not interruptible: remember the interrupt and keep our place in the queue.
+          wait.interruptedMeanwhile = true;
+          continue;
         }
-        // lock() is not interruptible: remember the interrupt and keep our place in the queue.
-        wait.interruptedMeanwhile = true;
-        continue;
-      }
-      if (a.isAcquired()) {
-        return wait.acquired(a, start);
+        if (a.isAcquired()) {
+          return wait.acquired(a, start);
+        }
+      } finally {
+        client.endAcquireCall();
       }
       long remaining = remaining(deadline);
       if (remaining <= 0) {
@@ -435,8 +457,9 @@ final class EngineLock implements DistributedLock {
     throw client.gateway().failure("acquire", key, e);
   }
 
-  private EngineLease newLease(String who, Acquisition a, long start) {
-    EngineLease lease = new EngineLease(client, key, who, a.token(), leaseTime, autoRenew, start);
+  private EngineLease newLease(String who, OwnerScope scope, Acquisition a, long start) {
+    EngineLease lease =
+        new EngineLease(client, key, who, scope, a.token(), leaseTime, autoRenew, start);
     client.register(lease);
     return lease;
   }

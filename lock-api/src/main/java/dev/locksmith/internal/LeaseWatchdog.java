@@ -216,6 +216,25 @@ final class LeaseWatchdog {
     renewals.execute(task);
   }
 
+  /**
+   * Runs a best-effort cleanup on the renewal thread {@code delayNanos} from now; nothing once the
+   * watchdog is shut down.
+   *
+   * @throws RejectedExecutionException if it is shut down already
+   */
+  void executeAfter(Runnable task, long delayNanos) {
+    sweeper.schedule(
+        () -> {
+          try {
+            renewals.execute(task);
+          } catch (RejectedExecutionException shutDownMeanwhile) {
+            // The client closed or crashed: it gave up its cleanups.
+          }
+        },
+        delayNanos,
+        TimeUnit.NANOSECONDS);
+  }
+
   boolean isShutdown() {
     return shutdown;
   }

@@ -76,7 +76,8 @@ class LeaseScheduleTest {
     LockKey key = new LockKey(name, LockMode.EXCLUSIVE);
     String owner = client.newOwner("t");
     assertThat(client.store().tryAcquire(key, owner, Duration.ofHours(2)).isAcquired()).isTrue();
-    return new EngineLease(client, key, owner, 1, leaseTime, autoRenew, start);
+    return new EngineLease(
+        client, key, owner, OwnerScope.THIS_HOLD, 1, leaseTime, autoRenew, start);
   }
 
   /** Waits until the renewal thread ran everything handed to it so far (it runs in order). */

@@ -135,7 +135,9 @@ class RenewalBatchTest {
       LockKey key = LockKey.exclusive("lease-" + i);
       String owner = client.newOwner("t");
       assertThat(store.tryAcquire(key, owner, Duration.ofHours(2)).isAcquired()).isTrue();
-      leases.add(new EngineLease(client, key, owner, 1, Duration.ofSeconds(30), true, start));
+      leases.add(
+          new EngineLease(
+              client, key, owner, OwnerScope.THIS_HOLD, 1, Duration.ofSeconds(30), true, start));
     }
     return leases;
   }

@@ -48,6 +48,9 @@ class TimedStore implements LockStore {
   volatile @Nullable Supplier<? extends Exception> extendFailure;
   volatile @Nullable Supplier<? extends Exception> readFailure;
   final List<Duration> acquiredWith = new CopyOnWriteArrayList<>();
+  final AtomicInteger acquireCalls = new AtomicInteger();
+  // How many of the next releases fail before reaching the mem: store, as over a broken connection.
+  final AtomicInteger failingReleases = new AtomicInteger();
   // Run inside tryAcquire and extend, after the store did the work and before it answers.
   volatile Runnable duringAcquire = () -> {};
   volatile Runnable duringExtend = () -> {};
@@ -62,6 +65,13 @@ class TimedStore implements LockStore {
     this.mem = new MemLockStore(MemLockSpace.named("timed-" + UUID.randomUUID()), "", waiters);
     this.timing = timing;
     this.promises = mem.promises();
+  }
+
+  /**
+   * Whether the exclusive lock {@code name} is held in the space, asked past every failure hook.
+   */
+  boolean locked(String name) {
+    return new MemLockStore(mem.space(), "").read(LockKey.exclusive(name)).locked();
   }
 
   /** The space behind the store, for tests that change holds from outside. */
@@ -97,6 +107,7 @@ class TimedStore implements LockStore {
   @Override
   public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) throws Exception {
     acquiredWith.add(leaseTime);
+    acquireCalls.incrementAndGet();
     Acquisition a = mem.tryAcquire(key, owner, leaseTime);
     duringAcquire.run();
     return a;
@@ -161,8 +172,11 @@ class TimedStore implements LockStore {
   }
 
   @Override
-  public ReleaseOutcome release(LockKey key, String owner) {
+  public ReleaseOutcome release(LockKey key, String owner) throws Exception {
     releasedOn.add(Thread.currentThread().getName());
+    if (failingReleases.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      throw new java.net.SocketException("Connection reset (the release never reached the store)");
+    }
     return mem.release(key, owner);
   }
 
