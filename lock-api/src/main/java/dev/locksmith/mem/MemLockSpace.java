@@ -37,7 +37,11 @@ public final class MemLockSpace {
   private final String name;
   private final Map<String, Hold> exclusive = new HashMap<>();
   private final Map<String, ReadWrite> readWrite = new HashMap<>();
-  private final Map<String, Long> fences = new HashMap<>();
+  // The last token handed out, shared by every lock of the space as a database sequence is: a
+  // released lock leaves nothing behind, and tokens still rise per name.
+  private long lastToken;
+  // When expired holds and empty records were last swept out (System.nanoTime()).
+  private long sweptAt = System.nanoTime();
   private final Map<String, Set<Runnable>> releaseListeners = new ConcurrentHashMap<>();
   // Waiters' places per lock (exclusive, or both sides of a read-write lock), oldest first.
   private final Map<String, Deque<Place>> queues = new HashMap<>();
@@ -114,12 +118,70 @@ public final class MemLockSpace {
     wake.forEach(Runnable::run);
   }
 
+  /**
+   * How many records the space keeps for locks of clients with {@code keyPrefix}: holds (live or
+   * expired but not yet swept), read-write records, queues and release-listener sets. For tests and
+   * the kit's footprint rules; the token counter, shared by the whole space, is not counted.
+   */
+  public synchronized long entries(String keyPrefix) {
+    Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
+    long n = 0;
+    for (String lock : exclusive.keySet()) {
+      n += underPrefix(lock, keyPrefix) ? 1 : 0;
+    }
+    for (String lock : readWrite.keySet()) {
+      n += underPrefix(lock, keyPrefix) ? 1 : 0;
+    }
+    for (String group : queues.keySet()) {
+      n += underPrefix(lockOf(group), keyPrefix) ? 1 : 0;
+    }
+    for (String group : releaseListeners.keySet()) {
+      n += underPrefix(lockOf(group), keyPrefix) ? 1 : 0;
+    }
+    return n;
+  }
+
+  /**
+   * Drops every record of clients with {@code keyPrefix} that no live hold needs (expired holds,
+   * lapsed marks, emptied records), as a store under memory pressure would. The token counter
+   * stays: the space models a store whose counter is durable, as a database sequence is.
+   */
+  public synchronized void evictIdle(String keyPrefix) {
+    Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
+    long now = System.nanoTime();
+    exclusive
+        .entrySet()
+        .removeIf(e -> underPrefix(e.getKey(), keyPrefix) && e.getValue().expires - now <= 0);
+    readWrite
+        .entrySet()
+        .removeIf(
+            e -> {
+              if (!underPrefix(e.getKey(), keyPrefix)) {
+                return false;
+              }
+              e.getValue().purge(now);
+              return e.getValue().isEmpty();
+            });
+  }
+
+  private static boolean underPrefix(String storedName, String keyPrefix) {
+    int separator = storedName.indexOf(LockKey.PREFIX_SEPARATOR);
+    return keyPrefix.isEmpty()
+        ? separator < 0
+        : separator == keyPrefix.length() && storedName.startsWith(keyPrefix);
+  }
+
+  private static String lockOf(String group) {
+    return group.substring(group.indexOf(':') + 1);
+  }
+
   // The store operations.
 
   Acquisition tryAcquire(LockKey key, String owner, long leaseNanos) {
     checkUp();
     long now = System.nanoTime();
     synchronized (this) {
+      sweepIfDue(now);
       return acquire(key, owner, leaseNanos, now);
     }
   }
@@ -153,7 +215,7 @@ public final class MemLockSpace {
   private Acquisition acquireExclusive(String lock, String owner, long leaseNanos, long now) {
     Hold h = live(exclusive, lock, now);
     if (h == null) {
-      long token = nextToken("x:" + lock);
+      long token = nextToken();
       exclusive.put(lock, new Hold(owner, token, now + leaseNanos));
       return Acquisition.acquired(token, 1);
     }
@@ -183,7 +245,7 @@ public final class MemLockSpace {
       return Acquisition.busy(Duration.ofNanos(rw.latestReaderExpiry() - now));
     }
     rw.waitingWriters.remove(owner);
-    long token = nextToken("rw:" + lock);
+    long token = nextToken();
     rw.writer = new Hold(owner, token, now + leaseNanos);
     return Acquisition.acquired(token, 1);
   }
@@ -198,7 +260,8 @@ public final class MemLockSpace {
     if (mine == null && rw.hasWaitingWriterOtherThan(owner)) {
       return Acquisition.busy();
     }
-    long token = fences.getOrDefault("rw:" + lock, 0L);
+    // The last token handed out: at least the last writer's, and every later writer's is greater.
+    long token = lastToken;
     if (mine == null) {
       rw.readers.put(owner, new Hold(owner, token, now + leaseNanos));
       return Acquisition.acquired(token, 1);
@@ -239,9 +302,11 @@ public final class MemLockSpace {
           break;
         case WRITE:
           readWrite.get(key.name()).writer = null;
+          dropIfEmpty(key.name());
           break;
         default:
           readWrite.get(key.name()).readers.remove(owner);
+          dropIfEmpty(key.name());
           break;
       }
       wake = listenersOf(key);
@@ -284,6 +349,7 @@ public final class MemLockSpace {
       ReadWrite rw = readWrite.get(key.name());
       if (rw != null && key.mode() == LockMode.WRITE) {
         rw.waitingWriters.remove(owner);
+        dropIfEmpty(key.name());
       }
     }
     // Readers kept out by this writer may go now.
@@ -292,10 +358,21 @@ public final class MemLockSpace {
 
   AutoCloseable onRelease(LockKey key, Runnable listener) {
     checkUp();
+    // Added inside compute, so that a set being emptied and removed by an unsubscribe at the same
+    // time either keeps this listener or is replaced by a new set that has it.
     Set<Runnable> set =
-        releaseListeners.computeIfAbsent(group(key), k -> new CopyOnWriteArraySet<>());
-    set.add(listener);
-    return () -> set.remove(listener);
+        releaseListeners.compute(
+            group(key),
+            (k, current) -> {
+              Set<Runnable> s = current != null ? current : new CopyOnWriteArraySet<>();
+              s.add(listener);
+              return s;
+            });
+    return () -> {
+      set.remove(listener);
+      // An emptied set goes, unless a new listener came meanwhile: nothing stays per name.
+      releaseListeners.computeIfPresent(group(key), (k, s) -> s.isEmpty() ? null : s);
+    };
   }
 
   /** How many release listeners are registered, over every lock (for tests of clean-up). */
@@ -312,8 +389,39 @@ public final class MemLockSpace {
     }
   }
 
-  private long nextToken(String fence) {
-    return fences.merge(fence, 1L, Long::sum);
+  private long nextToken() {
+    return ++lastToken;
+  }
+
+  /** How often the operations sweep out what expired holds left behind. */
+  private static final long SWEEP_INTERVAL_NANOS = Duration.ofMillis(100).toNanos();
+
+  /**
+   * Removes expired holds, lapsed waiting marks and emptied read-write records, at most once per
+   * {@link #SWEEP_INTERVAL_NANOS}: a crashed holder's record would otherwise stay until someone
+   * used its name again. Called under the monitor.
+   */
+  private void sweepIfDue(long now) {
+    if (now - sweptAt < SWEEP_INTERVAL_NANOS) {
+      return;
+    }
+    sweptAt = now;
+    exclusive.values().removeIf(h -> h.expires - now <= 0);
+    for (Iterator<ReadWrite> it = readWrite.values().iterator(); it.hasNext(); ) {
+      ReadWrite rw = it.next();
+      rw.purge(now);
+      if (rw.isEmpty()) {
+        it.remove();
+      }
+    }
+  }
+
+  /** Forgets the read-write record of {@code lock} if nothing is left in it. */
+  private void dropIfEmpty(String lock) {
+    ReadWrite rw = readWrite.get(lock);
+    if (rw != null && rw.isEmpty()) {
+      readWrite.remove(lock);
+    }
   }
 
   private @Nullable Hold holdOf(LockKey key, String owner, long now) {
@@ -483,6 +591,10 @@ public final class MemLockSpace {
           it.remove();
         }
       }
+    }
+
+    boolean isEmpty() {
+      return writer == null && readers.isEmpty() && waitingWriters.isEmpty();
     }
 
     boolean hasWaitingWriterOtherThan(String owner) {

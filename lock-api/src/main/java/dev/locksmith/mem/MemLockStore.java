@@ -6,13 +6,17 @@ import dev.locksmith.spi.Acquisition;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockState;
 import dev.locksmith.spi.LockStore;
+import dev.locksmith.spi.QueuedAttempt;
 import dev.locksmith.spi.ReadWriteHolds;
 import dev.locksmith.spi.ReleaseOutcome;
 import dev.locksmith.spi.ReleasePush;
 import dev.locksmith.spi.WaitQueue;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One connection to a {@link MemLockSpace}: the reference implementation of {@link LockStore}.
@@ -42,6 +46,10 @@ public final class MemLockStore implements LockStore {
   private final String keyPrefix;
   private final Waiters waiters;
   private volatile boolean closed;
+  private volatile boolean disconnected;
+  // What waiters registered through this connection (release listeners, queue places' signals):
+  // a lost connection runs them, as a driver that notices its dead connection wakes its waiters.
+  private final Set<Runnable> waiting = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /** A connection to {@code space}, with no key prefix. */
   public MemLockStore(MemLockSpace space) {
@@ -86,7 +94,7 @@ public final class MemLockStore implements LockStore {
   }
 
   private LockKey inSpace(LockKey key) {
-    return keyPrefix.isEmpty() ? key : new LockKey(keyPrefix + key.name(), key.mode());
+    return keyPrefix.isEmpty() ? key : new LockKey(key.nameUnder(keyPrefix), key.mode());
   }
 
   @Override
@@ -132,7 +140,12 @@ public final class MemLockStore implements LockStore {
     return Optional.of(
         (key, onRelease) -> {
           checkOpen();
-          return space.onRelease(inSpace(key), onRelease);
+          AutoCloseable subscription = space.onRelease(inSpace(key), onRelease);
+          waiting.add(onRelease);
+          return () -> {
+            waiting.remove(onRelease);
+            subscription.close();
+          };
         });
   }
 
@@ -144,13 +157,72 @@ public final class MemLockStore implements LockStore {
     return Optional.of(
         (key, owner, leaseTime) -> {
           checkOpen();
-          return space.enqueue(inSpace(key), owner, leaseTime.toNanos());
+          return new ConnectedPlace(space.enqueue(inSpace(key), owner, leaseTime.toNanos()));
         });
+  }
+
+  /**
+   * Loses this connection, for tests of what a client does when its own connection to the store
+   * dies while the store stays up: from now on every call fails with {@link LockStoreException},
+   * and every waiter registered through the connection is woken (so that it asks again and is
+   * told). Holds stay in the space until their leases end, as in a networked store.
+   */
+  public void disconnect() {
+    disconnected = true;
+    List<Runnable> wake = new ArrayList<>(waiting);
+    waiting.clear();
+    wake.forEach(Runnable::run);
   }
 
   private void checkOpen() {
     if (closed) {
       throw new LockStoreException("this mem: store connection is closed");
+    }
+    if (disconnected) {
+      throw new LockStoreException("this mem: store connection was lost");
+    }
+  }
+
+  /** A place in the space's queue, reached through this connection. */
+  private final class ConnectedPlace implements QueuedAttempt {
+    private final QueuedAttempt place;
+    private volatile @Nullable Runnable signal;
+
+    ConnectedPlace(QueuedAttempt place) {
+      this.place = place;
+    }
+
+    @Override
+    public Acquisition poll() throws Exception {
+      checkOpen();
+      Acquisition a = place.poll();
+      if (a.isAcquired()) {
+        forgetSignal();
+      }
+      return a;
+    }
+
+    @Override
+    public void awaitChange(Runnable signal) throws Exception {
+      checkOpen();
+      forgetSignal();
+      this.signal = signal;
+      waiting.add(signal);
+      place.awaitChange(signal);
+    }
+
+    @Override
+    public void close() throws Exception {
+      forgetSignal();
+      place.close(); // Leaving the queue is the space's bookkeeping: it works without the link.
+    }
+
+    private void forgetSignal() {
+      Runnable s = signal;
+      if (s != null) {
+        waiting.remove(s);
+        signal = null;
+      }
     }
   }
 
