@@ -57,12 +57,24 @@ public final class FaultInjectingStore implements LockStore {
     /** Blocks until {@link #heal()} (or the calling thread is interrupted), then passes. */
     HANG,
     /** Answers that the owner holds nothing ({@code false}, {@code NOT_HELD}) without acting. */
-    ANSWER_NOT_HELD
+    ANSWER_NOT_HELD,
+    /**
+     * Passes the call to the real store after the delay {@link #delay} set, as a slow network path
+     * would: the request reaches the store that much later.
+     */
+    DELAY,
+    /**
+     * Lets the real store act at once and answers after the delay {@link #delayReply} set, as a
+     * slow network path back would: the store has done the work long before the caller hears.
+     */
+    DELAY_REPLY
   }
 
   private final LockStore delegate;
   private final Map<Operation, Fault> faults = new EnumMap<>(Operation.class);
   private final Map<Operation, AtomicInteger> calls = new EnumMap<>(Operation.class);
+  private final Map<Operation, AtomicInteger> completed = new EnumMap<>(Operation.class);
+  private volatile Duration delay = Duration.ZERO;
   private final Object healed = new Object();
   private volatile @Nullable Duration retryHint;
   private volatile boolean pushAndQueue = true;
@@ -74,6 +86,7 @@ public final class FaultInjectingStore implements LockStore {
     for (Operation op : Operation.values()) {
       faults.put(op, Fault.NONE);
       calls.put(op, new AtomicInteger());
+      completed.put(op, new AtomicInteger());
     }
   }
 
@@ -94,6 +107,46 @@ public final class FaultInjectingStore implements LockStore {
     synchronized (healed) {
       healed.notifyAll();
     }
+  }
+
+  /**
+   * Makes {@code operation} reach the real store {@code delay} after it is called, from now on
+   * ({@link Fault#DELAY}).
+   */
+  public void delay(Operation operation, Duration delay) {
+    Objects.requireNonNull(delay, "delay must not be null");
+    if (delay.isNegative()) {
+      throw new IllegalArgumentException("delay must not be negative: " + delay);
+    }
+    this.delay = delay;
+    inject(operation, Fault.DELAY);
+  }
+
+  /**
+   * Makes {@code operation} act in the real store at once and answer {@code delay} later, from now
+   * on ({@link Fault#DELAY_REPLY}).
+   */
+  public void delayReply(Operation operation, Duration delay) {
+    Objects.requireNonNull(delay, "delay must not be null");
+    if (delay.isNegative()) {
+      throw new IllegalArgumentException("delay must not be negative: " + delay);
+    }
+    this.delay = delay;
+    inject(operation, Fault.DELAY_REPLY);
+  }
+
+  private void sleepDelay(Operation op) {
+    try {
+      Thread.sleep(delay.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UncheckedIOException(new IOException("interrupted while delaying " + op, e));
+    }
+  }
+
+  /** How many calls of {@code operation} have returned or thrown so far. */
+  public int completed(Operation operation) {
+    return completed.get(operation).get();
   }
 
   /** How often {@code operation} was called so far. */
@@ -131,6 +184,9 @@ public final class FaultInjectingStore implements LockStore {
     if (f == Fault.HANG) {
       hang(op);
     }
+    if (f == Fault.DELAY) {
+      sleepDelay(op);
+    }
     return f;
   }
 
@@ -158,49 +214,77 @@ public final class FaultInjectingStore implements LockStore {
 
   @Override
   public Acquisition tryAcquire(LockKey key, String owner, Duration leaseTime) throws Exception {
-    Fault f = fault(Operation.TRY_ACQUIRE);
-    Acquisition a = delegate.tryAcquire(key, owner, leaseTime);
-    if (f == Fault.LOSE_REPLY) {
-      throw injected(Operation.TRY_ACQUIRE);
+    try {
+      Fault f = fault(Operation.TRY_ACQUIRE);
+      Acquisition a = delegate.tryAcquire(key, owner, leaseTime);
+      if (f == Fault.LOSE_REPLY) {
+        throw injected(Operation.TRY_ACQUIRE);
+      }
+      if (f == Fault.DELAY_REPLY) {
+        sleepDelay(Operation.TRY_ACQUIRE);
+      }
+      Duration hint = retryHint;
+      return !a.isAcquired() && hint != null ? Acquisition.busy(hint) : a;
+    } finally {
+      completed.get(Operation.TRY_ACQUIRE).incrementAndGet();
     }
-    Duration hint = retryHint;
-    return !a.isAcquired() && hint != null ? Acquisition.busy(hint) : a;
   }
 
   @Override
   public boolean extend(LockKey key, String owner, Duration leaseTime) throws Exception {
-    Fault f = fault(Operation.EXTEND);
-    if (f == Fault.ANSWER_NOT_HELD) {
-      return false;
+    try {
+      Fault f = fault(Operation.EXTEND);
+      if (f == Fault.ANSWER_NOT_HELD) {
+        return false;
+      }
+      boolean held = delegate.extend(key, owner, leaseTime);
+      if (f == Fault.LOSE_REPLY) {
+        throw injected(Operation.EXTEND);
+      }
+      if (f == Fault.DELAY_REPLY) {
+        sleepDelay(Operation.EXTEND);
+      }
+      return held;
+    } finally {
+      completed.get(Operation.EXTEND).incrementAndGet();
     }
-    boolean held = delegate.extend(key, owner, leaseTime);
-    if (f == Fault.LOSE_REPLY) {
-      throw injected(Operation.EXTEND);
-    }
-    return held;
   }
 
   @Override
   public ReleaseOutcome release(LockKey key, String owner) throws Exception {
-    Fault f = fault(Operation.RELEASE);
-    if (f == Fault.ANSWER_NOT_HELD) {
-      return ReleaseOutcome.NOT_HELD;
+    try {
+      Fault f = fault(Operation.RELEASE);
+      if (f == Fault.ANSWER_NOT_HELD) {
+        return ReleaseOutcome.NOT_HELD;
+      }
+      ReleaseOutcome outcome = delegate.release(key, owner);
+      if (f == Fault.LOSE_REPLY) {
+        throw injected(Operation.RELEASE);
+      }
+      if (f == Fault.DELAY_REPLY) {
+        sleepDelay(Operation.RELEASE);
+      }
+      return outcome;
+    } finally {
+      completed.get(Operation.RELEASE).incrementAndGet();
     }
-    ReleaseOutcome outcome = delegate.release(key, owner);
-    if (f == Fault.LOSE_REPLY) {
-      throw injected(Operation.RELEASE);
-    }
-    return outcome;
   }
 
   @Override
   public LockState read(LockKey key) throws Exception {
-    Fault f = fault(Operation.READ);
-    LockState state = delegate.read(key);
-    if (f == Fault.LOSE_REPLY) {
-      throw injected(Operation.READ);
+    try {
+      Fault f = fault(Operation.READ);
+      LockState state = delegate.read(key);
+      if (f == Fault.DELAY_REPLY) {
+        sleepDelay(Operation.READ);
+      }
+      if (f == Fault.LOSE_REPLY) {
+        throw injected(Operation.READ);
+      }
+      return state;
+    } finally {
+      completed.get(Operation.READ).incrementAndGet();
     }
-    return state;
   }
 
   @Override

@@ -12,6 +12,7 @@ import dev.locksmith.spi.LockStore;
 import dev.locksmith.spi.StoreTiming;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -59,9 +60,28 @@ public final class Kit {
     return c;
   }
 
+  /** Closes {@code client}, made some other way, after the test with the kit's own. */
+  LockClient adopt(LockClient client) {
+    clients.add(client);
+    return client;
+  }
+
   /** A lock name unique to the running test. */
   public String name(String suffix) {
     return prefix + suffix;
+  }
+
+  /**
+   * A key prefix unique to the running test, made of letters, digits and {@code -} only (every
+   * store takes it), for rules that count or drop what the store keeps under a prefix.
+   */
+  String keyPrefix(String suffix) {
+    return prefix + suffix + "-";
+  }
+
+  /** Options with {@code keyPrefix} and otherwise the defaults. */
+  static LockOptions prefixed(String keyPrefix) {
+    return LockOptions.builder().keyPrefix(keyPrefix).build();
   }
 
   /**
@@ -188,6 +208,10 @@ public final class Kit {
 
   ClientLinks links() {
     return contract.links().orElseThrow(() -> new IllegalStateException("no links hook"));
+  }
+
+  Optional<StoreInspector> inspectorIfAny() {
+    return contract.inspector();
   }
 
   StoreInspector inspector() {

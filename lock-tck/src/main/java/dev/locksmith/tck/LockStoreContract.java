@@ -51,7 +51,8 @@ public abstract class LockStoreContract
         StoreFailureRules,
         StoreSpiRules,
         ProcessRules,
-        EngineUnderFaultsRules {
+        EngineUnderFaultsRules,
+        FootprintRules {
 
   private static final Map<Class<?>, StoreProfile> PROFILES = new ConcurrentHashMap<>();
 

@@ -136,4 +136,147 @@ public interface MutualExclusionRules extends KitTest {
               .hasValueSatisfying(Lease::release);
         });
   }
+
+  @Test
+  default void rule_1_7_equalHashNamesAreIndependent() throws Exception {
+    Kit kit = kit();
+    LockClient a = kit.client();
+    LockClient b = kit.client();
+    // Strings of one length with "Aa" where the other has "BB" have the same String.hashCode, so
+    // they share every bucket a hash picks: a client-side lock striped by hash (Spring
+    // Integration's 256-slot registry, spring-integration#11157) or keys bucketed to bound their
+    // number.
+    String held = kit.name("AaAa");
+    List<String> sameHash = List.of(kit.name("BBBB"), kit.name("AaBB"), kit.name("BBAa"));
+    for (String other : sameHash) {
+      assertThat(other.hashCode()).as("hash of %s", other).isEqualTo(held.hashCode());
+    }
+    Lease lease = a.lock(held).tryAcquire().orElseThrow();
+    ExecutorService pool = kit.pool(4);
+    CountDownLatch waiting = new CountDownLatch(4);
+    List<Future<?>> waiters = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      LockClient c = i % 2 == 0 ? a : b;
+      waiters.add(
+          pool.submit(
+              () -> {
+                waiting.countDown();
+                c.lock(held).tryAcquire(Duration.ofSeconds(60)).ifPresent(Lease::release);
+                return null;
+              }));
+    }
+    waiting.await();
+    try {
+      for (LockClient c : List.of(a, b)) {
+        for (String other : sameHash) {
+          long start = System.nanoTime();
+          Optional<Lease> got = c.lock(other).tryAcquire();
+          assertThat(got)
+              .as(
+                  "%s on %s while %s (the same hash code) is held and waited for",
+                  other, c == a ? "the holder's client" : "another client", held)
+              .isPresent();
+          assertThat(Kit.millisSince(start))
+              .as("tryAcquire of %s", other)
+              .isLessThan(kit.slack().toMillis() / 2);
+          got.get().release();
+        }
+      }
+    } finally {
+      lease.release();
+    }
+    for (Future<?> w : waiters) {
+      Kit.within(w, Duration.ofSeconds(120), "a waiter on " + held);
+    }
+  }
+
+  @Test
+  default void rule_1_8_prefixAndNameNeverRunTogether() {
+    Kit kit = kit();
+    String u = kit.keyPrefix("pn");
+    // Each row is (prefix, name) and (prefix, name) that concatenate to the same text.
+    List<List<String>> pairs =
+        List.of(
+            List.of(u + "a", "bc", u + "ab", "c"),
+            List.of("", u + "x:foo", u + "x:", "foo"),
+            List.of(u + "p/", "x/lock/y", u + "p/lock/x/", "y"),
+            List.of(u + "p:", "x:lock:y", u + "p:lock:x:", "y"),
+            List.of(u + "p:", "x:fence:y", u + "p:fence:x:", "y"),
+            List.of(u + "p", "/x", u + "p/", "x"),
+            List.of(u + "p-", "lock-1", u + "p-lock-", "1"));
+    int refused = 0;
+    for (List<String> pair : pairs) {
+      Optional<LockClient> first = openOrRefused(kit, pair.get(0));
+      Optional<LockClient> second = openOrRefused(kit, pair.get(2));
+      if (first.isEmpty() || second.isEmpty()) {
+        refused++;
+        continue;
+      }
+      String one = "('" + pair.get(0) + "', '" + pair.get(1) + "')";
+      String two = "('" + pair.get(2) + "', '" + pair.get(3) + "')";
+      Lease held = first.get().lock(pair.get(1)).tryAcquire().orElseThrow();
+      try {
+        assertThat(second.get().lock(pair.get(3)).tryAcquire())
+            .as("%s while %s is held: a different prefix and name", two, one)
+            .hasValueSatisfying(Lease::release);
+      } finally {
+        held.release();
+      }
+    }
+    assertThat(refused).as("pairs whose prefixes the store refused").isLessThan(pairs.size());
+  }
+
+  /** A client with {@code keyPrefix} (none if empty), or empty if the store refuses the prefix. */
+  private static Optional<LockClient> openOrRefused(Kit kit, String keyPrefix) {
+    try {
+      return Optional.of(keyPrefix.isEmpty() ? kit.client() : kit.client(Kit.prefixed(keyPrefix)));
+    } catch (IllegalArgumentException refused) {
+      assertThat(refused.getMessage()).as("the refusal of key prefix '%s'", keyPrefix).isNotBlank();
+      return Optional.empty();
+    }
+  }
+
+  @Test
+  default void rule_1_9_racesForFreshNamesHaveOneWinner() throws Exception {
+    Kit kit = kit();
+    String prefix = kit.keyPrefix("race");
+    List<LockClient> cs = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      cs.add(kit.client(Kit.prefixed(prefix)));
+    }
+    Optional<StoreInspector> inspector = kit.inspectorIfAny();
+    int threads = 8;
+    int rounds = 24;
+    ExecutorService pool = kit.pool(threads);
+    for (int r = 0; r < rounds; r++) {
+      if (r % 2 == 1 && inspector.isPresent()) {
+        // Shared bookkeeping (a token counter) dropped as an evicting cache would: the racers
+        // create it again, together.
+        inspector.get().evictIdle(prefix);
+      }
+      String name = "fresh-" + r;
+      java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(threads);
+      List<Future<Optional<Lease>>> attempts = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        LockClient c = cs.get(t % cs.size());
+        attempts.add(
+            pool.submit(
+                () -> {
+                  together.await();
+                  return c.lock(name).tryAcquire();
+                }));
+      }
+      List<Lease> winners = new ArrayList<>();
+      for (Future<Optional<Lease>> f : attempts) {
+        try {
+          Kit.within(f, Duration.ofSeconds(60), "an attempt on " + name).ifPresent(winners::add);
+        } catch (java.util.concurrent.ExecutionException e) {
+          throw new AssertionError(
+              "an attempt on fresh name '" + name + "' failed: " + e.getCause(), e.getCause());
+        }
+      }
+      assertThat(winners).as("winners of the race for '%s'", name).hasSize(1);
+      winners.get(0).release();
+    }
+  }
 }

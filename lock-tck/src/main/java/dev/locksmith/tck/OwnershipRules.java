@@ -6,8 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.locksmith.Lease;
 import dev.locksmith.LeaseLostException;
 import dev.locksmith.LockClient;
+import dev.locksmith.LockOptions;
+import dev.locksmith.LockStoreException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /** Promise 2: only the holder can release or extend, also after expiry. */
@@ -123,5 +131,58 @@ public interface OwnershipRules extends KitTest {
           assertThat(next).as("the lock after the expired holder's release").isPresent();
           next.get().release();
         });
+  }
+
+  @Test
+  @Requires(hooks = KitHook.ENGINE_CLIENT)
+  default void rule_2_7_grantedWhileClosingIsGivenBack() throws Exception {
+    Kit kit = kit();
+    LockClient rival = kit.client();
+    for (int round = 0; round < 3; round++) {
+      // Each grant's answer takes a quarter of the slack to come back, so that close() meets
+      // acquires the store has already granted and the client has not heard of yet.
+      FaultInjectingStore store = kit.faultyStore();
+      store.delayReply(FaultInjectingStore.Operation.TRY_ACQUIRE, kit.slack().dividedBy(4));
+      LockClient closing = kit.clientOf(store, LockOptions.defaults());
+      List<String> asked = new CopyOnWriteArrayList<>();
+      int threads = 4;
+      CountDownLatch asking = new CountDownLatch(threads);
+      ExecutorService pool = kit.pool(threads);
+      List<Future<?>> acquirers = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        String base = kit.name("c" + round + "-" + t + "-");
+        acquirers.add(
+            pool.submit(
+                () -> {
+                  // Fresh names: every call in flight when the client closes is a grant.
+                  for (int i = 0; i < 100; i++) {
+                    String name = base + i;
+                    asked.add(name);
+                    if (i == 1) {
+                      asking.countDown();
+                    }
+                    try {
+                      closing.lock(name).tryAcquire();
+                    } catch (IllegalStateException | LockStoreException closed) {
+                      return null;
+                    }
+                  }
+                  return null;
+                }));
+      }
+      asking.await();
+      closing.close();
+      for (Future<?> f : acquirers) {
+        Kit.within(f, Duration.ofSeconds(60), "an acquirer racing close()");
+      }
+      for (String name : asked) {
+        assertThat(rival.lock(name).tryAcquire())
+            .as(
+                "'%s', asked for by a client that closed meanwhile (round %d): taken at once by"
+                    + " another client",
+                name, round)
+            .hasValueSatisfying(Lease::release);
+      }
+    }
   }
 }

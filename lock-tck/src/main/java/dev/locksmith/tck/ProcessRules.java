@@ -111,4 +111,44 @@ public interface ProcessRules extends KitTest {
     Optional<Lease> here1 = here.lock(name).tryAcquire();
     assertThat(here1).as("this process while the first holds").isEmpty();
   }
+
+  @Test
+  @Requires(value = Capability.SESSION_BOUND, hooks = KitHook.STORE_URI)
+  default void rule_13_5_stoppedSessionHolderIsTold() throws Exception {
+    Kit kit = kit();
+    LockClient here = kit.client();
+    String name = kit.name("x");
+    Duration session = kit.expiryLease(here);
+    HolderProcess.Started child = kit.track(HolderProcess.start(kit.storeUri(), name, session));
+    child.signal("STOP");
+    Lease next;
+    try {
+      next = Kit.awaitAcquired(here.lock(name), session.plus(kit.slack()).multipliedBy(2));
+      if (here.capabilities().contains(Capability.FENCING)) {
+        assertThat(next.fencingToken())
+            .as("the rival's token against the stopped holder's")
+            .isGreaterThan(child.token());
+      }
+      // Queued before it runs again, so that releasing is the very first thing it does.
+      child.send("RELEASE");
+    } finally {
+      child.signal("CONT");
+    }
+    String released =
+        child.awaitAny(
+            kit.storeTimeout().plus(kit.slack()).plusSeconds(30),
+            "LOST-AT-RELEASE",
+            "RELEASED",
+            "FAILED-AT-RELEASE");
+    assertThat(released)
+        .as("the stopped holder's release, at once after it continued")
+        .startsWith("LOST-AT-RELEASE");
+    child.send("CHECK");
+    assertThat(child.await("VALID", Duration.ofSeconds(30))).isEqualTo("VALID false");
+    assertThat(child.await("LOST ", kit.slack()))
+        .as("onLost of the holder whose session ended while it was stopped")
+        .isNotNull();
+    assertThat(next.isValid()).as("the rival's lease after the stale holder's release").isTrue();
+    next.release();
+  }
 }

@@ -8,7 +8,9 @@ import dev.locksmith.Capability;
 import dev.locksmith.Lease;
 import dev.locksmith.LeaseLostException;
 import dev.locksmith.LockClient;
+import dev.locksmith.LockOptions;
 import dev.locksmith.internal.EngineClient;
+import dev.locksmith.tck.FaultInjectingStore.Operation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -166,5 +168,37 @@ public interface RenewalRules extends KitTest {
           assertThatThrownBy(held::release).isInstanceOf(LeaseLostException.class);
           assertThat(lost.get()).as("times onLost was told").isEqualTo(1);
         });
+  }
+
+  @Test
+  @Requires(hooks = KitHook.ENGINE_CLIENT, leaseExpiry = true)
+  default void rule_4_6_lateRenewalDoesNotRevive() throws Exception {
+    Kit kit = kit();
+    FaultInjectingStore store = kit.faultyStore();
+    LockClient holder = kit.clientOf(store, LockOptions.defaults());
+    LockClient rival = kit.client();
+    Duration lease = kit.expiryLease(holder).multipliedBy(2);
+    // A renewal's request takes a quarter lease to reach the store: the release, sent while it is
+    // on its way, gets there first, as on a slow or congested network path.
+    store.delay(Operation.EXTEND, lease.dividedBy(4));
+    for (int round = 0; round < 3; round++) {
+      String name = kit.name("r" + round);
+      int renewals = store.calls(Operation.EXTEND);
+      Lease held =
+          holder.lock(name).withLeaseTime(lease).withAutoRenew(true).tryAcquire().orElseThrow();
+      await()
+          .atMost(lease.plus(kit.slack()))
+          .pollInterval(Duration.ofMillis(2))
+          .until(() -> store.calls(Operation.EXTEND) > renewals);
+      held.release();
+      int sent = store.calls(Operation.EXTEND);
+      await()
+          .atMost(lease.plus(kit.slack()))
+          .until(() -> store.completed(Operation.EXTEND) >= sent);
+      assertThat(rival.lock(name).tryAcquire())
+          .as("'%s' once its renewal reached the store after the release (round %d)", name, round)
+          .hasValueSatisfying(Lease::release);
+      assertThat(rival.lock(name).isLocked()).as("'%s' after the rival released", name).isFalse();
+    }
   }
 }

@@ -30,6 +30,23 @@ public enum Rule {
       6,
       "clients with different key prefixes hold the same name at once, and clients with the same"
           + " prefix exclude each other"),
+  R1_7(
+      1,
+      7,
+      "while one name is held and waited for on two clients, names whose hash codes equal it on"
+          + " both clients are taken at once (no client-side or store-side striping by hash)"),
+  R1_8(
+      1,
+      8,
+      "clients whose key prefix and name differ never share a lock, also when prefix and name"
+          + " concatenate to the same text (\"a\"+\"bc\" and \"ab\"+\"c\"; separators such as"
+          + " \"lock/\", \"lock:\" moved between prefix and name); a store may refuse such a"
+          + " prefix instead"),
+  R1_9(
+      1,
+      9,
+      "clients racing for fresh names get exactly one winner each, and no attempt fails: a store"
+          + " absorbs the races of its own bookkeeping (a shared counter created twice)"),
 
   R2_1(
       2,
@@ -49,6 +66,11 @@ public enum Rule {
       6,
       "[kind] a lease that expired with no rival is lost: its release throws LeaseLostException and"
           + " leaves the lock free"),
+  R2_7(
+      2,
+      7,
+      "a lock granted while its client closes is given back by the close: acquires racing close()"
+          + " never leave a lock held until its lease ends"),
 
   R3_1(
       3,
@@ -99,6 +121,11 @@ public enum Rule {
       "[kind] a hold deleted in the store by an outside actor is reported to its holder: onLost"
           + " fires and isValid() turns false within one renewal interval plus the slack (within"
           + " the slack where the store pushes, SESSION_BOUND)"),
+  R4_6(
+      4,
+      6,
+      "a renewal that reaches the store after the lease was released does not bring the hold back:"
+          + " the lock is free for a rival at once and stays free"),
 
   R5_1(5, 1, "fencing tokens strictly increase across successive holders on different clients"),
   R5_2(5, 2, "a holder that took over an expired lock gets a greater token than the expired one"),
@@ -172,6 +199,12 @@ public enum Rule {
       10,
       "on a store that keeps a queue, a waiter that gave up leaves it: the waiter behind it gets"
           + " the lock within the slack after the holder releases"),
+  R7_11(
+      7,
+      11,
+      "a waiter whose own connection to the store is cut is told within the store timeout plus the"
+          + " lease (session) and the slack, not at the end of its wait (also when it sleeps on a"
+          + " release push or in a queue)"),
 
   R8_1(8, 1, "readers on different clients hold the read lock at once"),
   R8_2(
@@ -262,6 +295,12 @@ public enum Rule {
       4,
       "a store failure during an acquire never leaves the caller holding anything: after recovery"
           + " another client takes the lock"),
+  R11_5(
+      11,
+      5,
+      "a release that fails because the store is down throws LockStoreException, and once the"
+          + " store is back the lock frees within the recovery time plus the slack, not at its"
+          + " lease's end or its session's; then both clients take it again"),
 
   R12_1(
       12,
@@ -357,6 +396,12 @@ public enum Rule {
       4,
       "two processes with the same owner prefix are still different owners and exclude each"
           + " other"),
+  R13_5(
+      13,
+      5,
+      "a holder process of a SESSION_BOUND store stopped (SIGSTOP) past its session while a rival"
+          + " takes the lock is told when it continues: its release at once throws"
+          + " LeaseLostException, onLost fires and isValid() is false"),
 
   R14_1(
       14,
@@ -384,7 +429,20 @@ public enum Rule {
       14,
       8,
       "a renewal that finds the hold gone fires onLost within one renewal interval plus the slack,"
-          + " not at the local expiry");
+          + " not at the local expiry"),
+
+  R15_1(
+      15,
+      1,
+      "the store keeps nothing per name: after 1,000 names are acquired and released (nested,"
+          + " read, write, waited for) and a crashed holder's names ran out, the entries under the"
+          + " prefix fall to the store's shared few within its cleanup delay plus the slack"),
+  R15_2(
+      15,
+      2,
+      "fencing tokens keep rising after the store drops everything idle (as allkeys-lru would):"
+          + " for a name held before, a name never held, and the writers and readers of a"
+          + " read-write lock");
 
   private final int group;
   private final int number;

@@ -15,7 +15,8 @@ public enum RuleGroup {
   STORE_FAILURE(11, "Store failure"),
   STORE_SPI(12, "The store SPI, driven directly with explicit owners"),
   PROCESSES(13, "Separate processes"),
-  ENGINE_UNDER_FAULTS(14, "The engine's promises under store faults");
+  ENGINE_UNDER_FAULTS(14, "The engine's promises under store faults"),
+  FOOTPRINT(15, "Footprint and eviction");
 
   private final int number;
   private final String title;

@@ -154,4 +154,33 @@ public interface StoreFailureRules extends KitTest {
             });
     return got.get();
   }
+
+  @Test
+  @Requires(hooks = KitHook.FAULTS)
+  default void rule_11_5_failedReleaseFreesOnceStoreIsBack() throws Exception {
+    Kit kit = kit();
+    StoreFaults faults = kit.faults();
+    LockClient a = kit.client();
+    LockClient b = kit.client();
+    String name = kit.name("x");
+    // The default lease (30 s) is far beyond the bound below: the lock must free because the
+    // release is done once the store answers again, not because the lease ran out.
+    Lease held = a.lock(name).tryAcquire().orElseThrow();
+    faults.pause();
+    try {
+      assertThatThrownBy(held::release)
+          .as("a release while the store is down")
+          .isInstanceOf(LockStoreException.class);
+    } finally {
+      faults.resume();
+    }
+    long back = System.nanoTime();
+    Duration bound = kit.recoveryTime().plus(kit.slack());
+    Lease next = Kit.awaitAcquired(b.lock(name), bound);
+    assertThat(Kit.millisSince(back))
+        .as("ms from the store's return until the lock whose release failed was free")
+        .isLessThanOrEqualTo(bound.toMillis());
+    next.release();
+    Kit.awaitAcquired(a.lock(name), bound).release();
+  }
 }

@@ -281,4 +281,64 @@ public interface WaitingRules extends KitTest {
     held.release();
     assertThat(b.lock(free).tryAcquire()).as("the lock after its release").isPresent();
   }
+
+  @Test
+  @Requires(hooks = KitHook.LINKS)
+  default void rule_7_11_waiterToldWhenItsLinkDies() throws Exception {
+    Kit kit = kit();
+    ClientLinks links = kit.links();
+    LockClient holder = kit.client();
+    // A waiter that sleeps on the store's push or in its queue would not ask again for 30 s: only
+    // the store noticing its dead connection (or session) can tell it sooner.
+    boolean sleeps =
+        holder.capabilities().contains(Capability.WAKE_ON_RELEASE)
+            || holder.capabilities().contains(Capability.FAIR_QUEUE);
+    LockOptions options =
+        sleeps
+            ? LockOptions.builder().backoff(Duration.ofSeconds(30), Duration.ofSeconds(30)).build()
+            : LockOptions.defaults();
+    LockClient waiter = kit.adopt(links.open(options));
+    String name = kit.name("x");
+    Lease held = holder.lock(name).tryAcquire().orElseThrow();
+    Duration bound = kit.storeTimeout().plus(kit.expiryLease(holder)).plus(kit.slack());
+    Duration wait = bound.multipliedBy(4).plusSeconds(30);
+    AtomicBoolean asking = new AtomicBoolean();
+    CompletableFuture<Throwable> ended =
+        CompletableFuture.supplyAsync(
+            () -> {
+              asking.set(true);
+              try {
+                waiter.lock(name).acquire(wait).release();
+                return new AssertionError("the cut-off waiter acquired a held lock");
+              } catch (Throwable t) {
+                return t;
+              }
+            },
+            kit.pool(1));
+    await().atMost(Duration.ofSeconds(30)).untilTrue(asking);
+    // Time to settle into its wait (a busy answer, a subscription, a place in the queue); should it
+    // still be asking when cut, the same promise holds.
+    Thread.sleep(kit.slack().toMillis());
+    long cut = System.nanoTime();
+    links.cut(waiter);
+    Throwable outcome;
+    try {
+      outcome = ended.get(bound.plus(kit.slack()).toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError(
+          "a waiter whose connection was cut was still waiting after "
+              + Kit.millisSince(cut)
+              + " ms (bound "
+              + bound.toMillis()
+              + " ms, its wait "
+              + wait.toSeconds()
+              + " s)");
+    } finally {
+      held.release();
+    }
+    assertThat(outcome)
+        .as("how the cut-off waiter's acquire ended")
+        .isInstanceOf(dev.locksmith.LockStoreException.class);
+    assertThat(Kit.millisSince(cut)).isLessThanOrEqualTo(bound.toMillis());
+  }
 }

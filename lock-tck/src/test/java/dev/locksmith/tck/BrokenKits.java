@@ -2,7 +2,9 @@ package dev.locksmith.tck;
 
 import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
+import dev.locksmith.internal.EngineClient;
 import dev.locksmith.mem.MemLockSpace;
+import dev.locksmith.mem.MemLockStore;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockStore;
 import dev.locksmith.tck.broken.AbandonedPlaceLockStore;
@@ -12,6 +14,8 @@ import dev.locksmith.tck.broken.CaseInsensitiveOwnerLockStore;
 import dev.locksmith.tck.broken.ClientClockLockStore;
 import dev.locksmith.tck.broken.ClientWideDowngradeLockStore;
 import dev.locksmith.tck.broken.CollatedNameLockStore;
+import dev.locksmith.tck.broken.ConcatenatedPrefixLockStore;
+import dev.locksmith.tck.broken.CounterCreateRaceLockStore;
 import dev.locksmith.tck.broken.CounterLockStore;
 import dev.locksmith.tck.broken.DeletedRowTokenLockStore;
 import dev.locksmith.tck.broken.DurableClaimOnMemoryTableLockStore;
@@ -21,6 +25,7 @@ import dev.locksmith.tck.broken.ExtendAddsLockStore;
 import dev.locksmith.tck.broken.ExtendIgnoresReplyLockStore;
 import dev.locksmith.tck.broken.ExtendKeepsAcquireLeaseLockStore;
 import dev.locksmith.tck.broken.ForwardingLockStore;
+import dev.locksmith.tck.broken.HashBucketLockStore;
 import dev.locksmith.tck.broken.HintInSecondsLockStore;
 import dev.locksmith.tck.broken.IgnoredKeyPrefixLockStore;
 import dev.locksmith.tck.broken.InternalRetryLockStore;
@@ -41,14 +46,18 @@ import dev.locksmith.tck.broken.OutageAsNotHeldLockStore;
 import dev.locksmith.tck.broken.OwnerPrefixMatchLockStore;
 import dev.locksmith.tck.broken.OwnerTruncatingLockStore;
 import dev.locksmith.tck.broken.PerConnectionTokenLockStore;
+import dev.locksmith.tck.broken.PerNameCounterLockStore;
 import dev.locksmith.tck.broken.PlainDeleteLockStore;
 import dev.locksmith.tck.broken.ReadHoldsNeverExpireLockStore;
 import dev.locksmith.tck.broken.ReadIgnoresExpiryLockStore;
 import dev.locksmith.tck.broken.ReadersLookFreeLockStore;
+import dev.locksmith.tck.broken.ReleaseForgetsHandleLockStore;
 import dev.locksmith.tck.broken.ReleaseIgnoresHoldCountLockStore;
 import dev.locksmith.tck.broken.ReleaseIgnoresReplyLockStore;
+import dev.locksmith.tck.broken.RenewalRetakesLockStore;
 import dev.locksmith.tck.broken.SecondsTruncatingLockStore;
 import dev.locksmith.tck.broken.SetThenExpireLockStore;
+import dev.locksmith.tck.broken.SharedCounterLockStore;
 import dev.locksmith.tck.broken.SharedReaderExpiryLockStore;
 import dev.locksmith.tck.broken.SharedWriteRowLockStore;
 import dev.locksmith.tck.broken.SilentPushLockStore;
@@ -57,6 +66,7 @@ import dev.locksmith.tck.broken.TakeoverKeepsVersionLockStore;
 import dev.locksmith.tck.broken.TinyRetryHintLockStore;
 import dev.locksmith.tck.broken.TruncatedNameLockStore;
 import dev.locksmith.tck.broken.UnownedDecrementLockStore;
+import dev.locksmith.tck.broken.UnwatchedSubscriberLockStore;
 import dev.locksmith.tck.broken.WriterIgnoresReadersLockStore;
 import dev.locksmith.tck.fixture.MemFixture;
 import java.time.Clock;
@@ -101,7 +111,7 @@ final class BrokenKits {
 
       @Override
       protected LockKey storedKey(LockKey key) {
-        return new LockKey(prefix + key.name(), key.mode());
+        return new LockKey(key.nameUnder(prefix), key.mode());
       }
     };
   }
@@ -133,6 +143,45 @@ final class BrokenKits {
       KeyValueSpace space = space();
       return Optional.of((name, mode) -> space.delete(KeyValueLockStore.keyFor(name)));
     }
+
+    /**
+     * Keys are {@code kind:<name>}: those whose name lies under the prefix count, and so do keys
+     * without a name (state every lock shares, such as one counter). Idle are the keys without an
+     * expiry: counters and marks, never a lock's lease.
+     */
+    @Override
+    protected final Optional<StoreInspector> inspector() {
+      KeyValueSpace space = space();
+      return Optional.of(
+          new StoreInspector() {
+            @Override
+            public long entries(String keyPrefix) {
+              return space.keys().stream().filter(k -> mine(k, keyPrefix)).count();
+            }
+
+            @Override
+            public void evictIdle(String keyPrefix) {
+              for (String k : space.keys()) {
+                if (mine(k, keyPrefix) && !space.expiring(k)) {
+                  space.delete(k);
+                }
+              }
+            }
+          });
+    }
+
+    private static boolean mine(String key, String keyPrefix) {
+      int colon = key.indexOf(':');
+      return colon < 0 || underPrefix(key.substring(colon + 1), keyPrefix);
+    }
+  }
+
+  /** Whether a name as {@link #withPrefix} stores it belongs to clients with {@code keyPrefix}. */
+  static boolean underPrefix(String storedName, String keyPrefix) {
+    int separator = storedName.indexOf(LockKey.PREFIX_SEPARATOR);
+    return keyPrefix.isEmpty()
+        ? separator < 0
+        : separator == keyPrefix.length() && storedName.startsWith(keyPrefix);
   }
 
   /** Broken stores in front of the reference {@code mem:} store, each on a space of its own. */
@@ -168,6 +217,33 @@ final class BrokenKits {
             space().deleteHolds(stored, mode);
           });
     }
+
+    @Override
+    protected final Optional<StoreInspector> inspector() {
+      return Optional.of(MemFixture.inspectorOf(space()));
+    }
+
+    /** Cutting a client loses its connection to the space, through the broken driver's layers. */
+    @Override
+    protected final Optional<ClientLinks> links() {
+      return Optional.of(
+          new ClientLinks() {
+            @Override
+            public LockClient open(LockOptions options) {
+              return newClient(options);
+            }
+
+            @Override
+            public void cut(LockClient client) {
+              LockStore store = ((EngineClient) client).store();
+              if (store instanceof ForwardingLockStore) {
+                ((ForwardingLockStore) store).disconnect();
+              } else {
+                ((MemLockStore) store).disconnect();
+              }
+            }
+          });
+    }
   }
 
   /** Broken stores over a JDBC-style {@link LockTable}, each on a table of its own. */
@@ -201,6 +277,28 @@ final class BrokenKits {
     protected final Optional<OutsideActor> outsideActor() {
       // The actor knows the store's rows (which kind column a mode uses).
       return Optional.of((name, mode) -> ((TableLockStore) store(table())).deleteHolds(name, mode));
+    }
+
+    @Override
+    protected final Optional<StoreInspector> inspector() {
+      LockTable table = table();
+      return Optional.of(
+          new StoreInspector() {
+            @Override
+            public long entries(String keyPrefix) {
+              return table.rows(name -> underPrefix(name, keyPrefix));
+            }
+
+            @Override
+            public void evictIdle(String keyPrefix) {
+              table.dropIdle(name -> underPrefix(name, keyPrefix));
+            }
+
+            @Override
+            public Duration cleanupDelay() {
+              return LockTable.CLEANUP_DELAY.plusMillis(200);
+            }
+          });
     }
   }
 
@@ -291,7 +389,71 @@ final class BrokenKits {
     }
   }
 
+  /** Owner-checked lease lock, a token counter per name. */
+  static final class PerNameCounterKit extends OverKeyValueSpace {
+    @Override
+    LockStore store(KeyValueSpace space) {
+      return new PerNameCounterLockStore(space);
+    }
+  }
+
+  /** Owner-checked lease lock, one token counter that restarts at 1 when lost. */
+  static final class SharedCounterKit extends OverKeyValueSpace {
+    @Override
+    LockStore store(KeyValueSpace space) {
+      return new SharedCounterLockStore(space);
+    }
+  }
+
+  /** Owner-checked lease lock whose token draw fails when two attempts create the counter. */
+  static final class CounterCreateRaceKit extends OverKeyValueSpace {
+    @Override
+    LockStore store(KeyValueSpace space) {
+      return new CounterCreateRaceLockStore(space);
+    }
+  }
+
   // Driver defects in front of the reference mem: store.
+
+  /** A local lock per bucket of 256 name hashes. */
+  static final class HashBucketKit extends OverMemSpace {
+    @Override
+    LockStore store(MemLockSpace space, LockOptions options) {
+      return new HashBucketLockStore(space);
+    }
+  }
+
+  /** The key prefix put before a name without a separator. */
+  static final class ConcatenatedPrefixKit extends OverMemSpace {
+    @Override
+    LockStore store(MemLockSpace space, LockOptions options) {
+      return new ConcatenatedPrefixLockStore(space, options.keyPrefix().orElse(""));
+    }
+  }
+
+  /** A renewal that finds the hold gone takes the lock again. */
+  static final class RenewalRetakesKit extends OverMemSpace {
+    @Override
+    LockStore store(MemLockSpace space, LockOptions options) {
+      return new RenewalRetakesLockStore(space);
+    }
+  }
+
+  /** Release forgets the hold's handle before the store has released it. */
+  static final class ReleaseForgetsHandleKit extends OverMemSpace {
+    @Override
+    LockStore store(MemLockSpace space, LockOptions options) {
+      return new ReleaseForgetsHandleLockStore(space);
+    }
+  }
+
+  /** Release notifications over a connection whose loss nobody watches. */
+  static final class UnwatchedSubscriberKit extends OverMemSpace {
+    @Override
+    LockStore store(MemLockSpace space, LockOptions options) {
+      return new UnwatchedSubscriberLockStore(space);
+    }
+  }
 
   /** Leases rounded down to whole seconds. */
   static final class SecondsTruncatingKit extends OverMemSpace {

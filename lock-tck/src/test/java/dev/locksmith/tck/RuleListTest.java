@@ -41,7 +41,8 @@ class RuleListTest {
           StoreFailureRules.class,
           StoreSpiRules.class,
           ProcessRules.class,
-          EngineUnderFaultsRules.class);
+          EngineUnderFaultsRules.class,
+          FootprintRules.class);
 
   @Test
   @DisplayName("every rule has exactly one test method, in its group's interface, and vice versa")
@@ -69,7 +70,7 @@ class RuleListTest {
     assertThat(methods.values()).as("tests per rule").allMatch(list -> list.size() == 1);
     assertThat(LockStoreContract.class.getInterfaces()).containsExactlyElementsOf(GROUPS);
     assertThat(Arrays.stream(RuleGroup.values()).map(RuleGroup::number))
-        .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14);
+        .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   }
 
   @Test

@@ -43,7 +43,7 @@ public final class ClientWideDowngradeLockStore extends TableLockStore {
       if (writerWaits) {
         return Acquisition.busy();
       }
-      long token = writer == null ? 0 : writer.version;
+      long token = readerToken(writer);
       readers.put(owner, new ReaderRow(owner, token, now + leaseNanos));
       return Acquisition.acquired(token, 1);
     }

@@ -1,11 +1,11 @@
 package dev.locksmith.tck.broken;
 
-import dev.locksmith.spi.LockKey;
-import dev.locksmith.spi.LockMode;
+import dev.locksmith.tck.broken.LockTable.LockRow;
 
 /**
- * BROKEN ON PURPOSE: release deletes the lock's row, and the fencing token is the row's version, so
- * every holder after a release starts again at version 1.
+ * BROKEN ON PURPOSE: release deletes the lock's row (as the correct table store does), but the
+ * fencing token is the row's version plus one instead of the table's sequence, so every holder
+ * after a release starts again at version 1.
  *
  * <p>It mirrors a JDBC store that "keeps the table small" with {@code DELETE FROM locks WHERE name
  * = ? AND owner = ?} while fencing by the {@code version} column, which only means something if
@@ -24,11 +24,7 @@ public final class DeletedRowTokenLockStore extends TableLockStore {
   }
 
   @Override
-  void endHold(LockKey key, String owner, long now) {
-    if (key.mode() == LockMode.READ) {
-      super.endHold(key, owner, now);
-      return;
-    }
-    table.deleteLockRow(kindOf(key.mode()), key.name()); // The bug: the version goes with it.
+  long newToken(LockRow row) {
+    return row.version + 1; // The bug: the version goes with the row, which release deletes.
   }
 }

@@ -127,6 +127,22 @@ public abstract class ForwardingLockStore implements LockStore {
   }
 
   /**
+   * Loses this store's connection to the space, as a cut network path would ({@link
+   * MemLockStore#disconnect()}), for the kit's client links.
+   *
+   * @throws IllegalStateException if the store does not forward to a mem: connection
+   */
+  public void disconnect() {
+    if (delegate instanceof MemLockStore) {
+      ((MemLockStore) delegate).disconnect();
+    } else if (delegate instanceof ForwardingLockStore) {
+      ((ForwardingLockStore) delegate).disconnect();
+    } else {
+      throw new IllegalStateException("cannot disconnect " + delegate.describe());
+    }
+  }
+
+  /**
    * The name under which this store keeps the lock called {@code name}, for an outside actor that
    * deletes holds in the store directly and so must use the store's encoding.
    */

@@ -91,6 +91,35 @@ public final class KeyValueSpace {
     return true;
   }
 
+  /** A script's compare-and-delete: deletes {@code key} only if its value is {@code value}. */
+  public synchronized boolean deleteIfValue(String key, String value) {
+    Entry e = live(key);
+    return e != null && e.value.equals(value) && entries.remove(key) != null;
+  }
+
+  /** A script's compare-and-expire: sets the expiry only if the value is {@code value}. */
+  public synchronized boolean expireIfValue(String key, String value, Duration ttl) {
+    Entry e = live(key);
+    if (e == null || !e.value.equals(value)) {
+      return false;
+    }
+    e.expiresAt = deadline(ttl);
+    return true;
+  }
+
+  /** SCAN: every live key. */
+  public synchronized java.util.List<String> keys() {
+    long now = System.nanoTime();
+    entries.values().removeIf(e -> e.expiresAt != NEVER && e.expiresAt - now <= 0);
+    return new java.util.ArrayList<>(entries.keySet());
+  }
+
+  /** Whether {@code key} is live and has an expiry (a lock with a lease, not a counter). */
+  public synchronized boolean expiring(String key) {
+    Entry e = live(key);
+    return e != null && e.expiresAt != NEVER;
+  }
+
   /** INCR key (no expiry on a new key). */
   public synchronized long incr(String key) {
     return add(key, 1);

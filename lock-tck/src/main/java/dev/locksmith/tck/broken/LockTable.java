@@ -11,9 +11,11 @@ import org.jspecify.annotations.Nullable;
  * one {@link TableLockStore} so that they contend like processes do.
  *
  * <p>Its tables are those of {@code lock-jdbc}: {@code locks(kind, name, owner, holds, version,
- * expires_at)}, one row per exclusive or write lock, never deleted, whose version is the fencing
- * token; {@code lock_readers(name, owner, holds, token, expires_at)}; and {@code
- * lock_waiting_writers(name, owner, expires_at)}. A store runs its statements inside {@link
+ * expires_at)}, one row per exclusive or write lock while it is held, whose version is the fencing
+ * token drawn from the table's sequence {@code lock_tokens}; {@code lock_readers(name, owner,
+ * holds, token, expires_at)}; and {@code lock_waiting_writers(name, owner, expires_at)}. Rows of
+ * ended holds are deleted, and a sweep that transactions run at most every 100 ms deletes what
+ * expired holds left, so the tables hold only live locks. A store runs its statements inside {@link
  * #transaction}, which is atomic; time is the database's clock ({@link System#nanoTime()}), never a
  * client's.
  *
@@ -55,6 +57,22 @@ public final class LockTable {
   private final Map<String, Map<String, ReaderRow>> readers = new HashMap<>();
   private final Map<String, Map<String, Long>> waitingWriters = new HashMap<>();
   private volatile boolean unavailable;
+  // The sequence lock_tokens: the last token drawn. Survives a restart of a durable database.
+  private long lastToken;
+  private long sweptAt = System.nanoTime();
+
+  /** How often transactions sweep out what expired holds left. */
+  private static final long SWEEP_INTERVAL_NANOS = 100_000_000L;
+
+  /**
+   * How long an expired row stays before a sweep deletes it, so that a take-over usually finds the
+   * expired row, as with a database sweep that runs every few seconds.
+   */
+  static final long SWEEP_GRACE_NANOS = 3_000_000_000L;
+
+  /** How long after a hold ends the sweep may take to delete what it left. */
+  public static final java.time.Duration CLEANUP_DELAY =
+      java.time.Duration.ofNanos(SWEEP_INTERVAL_NANOS + SWEEP_GRACE_NANOS);
 
   private LockTable(boolean durable) {
     this.durable = durable;
@@ -86,6 +104,7 @@ public final class LockTable {
       locks.clear();
       readers.clear();
       waitingWriters.clear();
+      lastToken = 0;
     }
   }
 
@@ -95,8 +114,88 @@ public final class LockTable {
   <T> T transaction(Supplier<T> statements) {
     checkUp();
     synchronized (this) {
+      sweepIfDue(now());
       return statements.get();
     }
+  }
+
+  /** {@code nextval('lock_tokens')}. */
+  long nextToken() {
+    return ++lastToken;
+  }
+
+  /** The sequence's last value: every token drawn so far is at most this. */
+  long lastToken() {
+    return lastToken;
+  }
+
+  /**
+   * Deletes lock rows nobody holds, expired readers and lapsed waiting marks, at most every 100 ms:
+   * a crashed holder's row would otherwise stay until its name was used again.
+   */
+  private void sweepIfDue(long now) {
+    if (now - sweptAt < SWEEP_INTERVAL_NANOS) {
+      return;
+    }
+    sweptAt = now;
+    dropIdle(now - SWEEP_GRACE_NANOS, name -> true);
+  }
+
+  /** Drops, for the names {@code names} accepts, what no hold live at {@code now} needs. */
+  private void dropIdle(long now, java.util.function.Predicate<String> names) {
+    locks
+        .entrySet()
+        .removeIf(
+            e ->
+                names.test(nameOf(e.getKey()))
+                    && (e.getValue().owner == null || e.getValue().expiresAt - now <= 0));
+    readers
+        .entrySet()
+        .removeIf(
+            e -> {
+              if (!names.test(e.getKey())) {
+                return false;
+              }
+              e.getValue().values().removeIf(r -> r.expiresAt - now <= 0);
+              return e.getValue().isEmpty();
+            });
+    waitingWriters
+        .entrySet()
+        .removeIf(
+            e -> {
+              if (!names.test(e.getKey())) {
+                return false;
+              }
+              e.getValue().values().removeIf(expiresAt -> expiresAt - now <= 0);
+              return e.getValue().isEmpty();
+            });
+  }
+
+  /**
+   * How many rows the tables hold for names that {@code names} accepts (for an inspector; the
+   * sequence is one shared object and not counted).
+   */
+  public synchronized long rows(java.util.function.Predicate<String> names) {
+    long n = locks.keySet().stream().filter(k -> names.test(nameOf(k))).count();
+    for (Map.Entry<String, Map<String, ReaderRow>> e : readers.entrySet()) {
+      n += names.test(e.getKey()) ? e.getValue().size() : 0;
+    }
+    for (Map.Entry<String, Map<String, Long>> e : waitingWriters.entrySet()) {
+      n += names.test(e.getKey()) ? e.getValue().size() : 0;
+    }
+    return n;
+  }
+
+  /**
+   * Deletes every row for names that {@code names} accepts that no live hold needs, as a sweep
+   * would; the sequence stays (a database does not evict it).
+   */
+  public synchronized void dropIdle(java.util.function.Predicate<String> names) {
+    dropIdle(now(), names);
+  }
+
+  private static String nameOf(String key) {
+    return key.substring(key.indexOf(':') + 1);
   }
 
   /** The database clock. */

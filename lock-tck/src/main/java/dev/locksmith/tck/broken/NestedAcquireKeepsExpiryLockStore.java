@@ -34,7 +34,7 @@ public final class NestedAcquireKeepsExpiryLockStore extends TableLockStore {
     }
     row.owner = owner;
     row.holds = 1;
-    row.version++;
+    row.version = newToken(row);
     row.expiresAt = now + leaseNanos;
     return Acquisition.acquired(row.version, 1);
   }

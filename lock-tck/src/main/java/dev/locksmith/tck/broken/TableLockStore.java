@@ -26,12 +26,13 @@ import org.jspecify.annotations.Nullable;
  * positive control, so that each broken subclass fails only for its one wrong statement).
  *
  * <p>It works like {@code lock-jdbc}: a lock's row is taken when it is free or its lease ran out on
- * the database clock, with the row's version raised by one as the fencing token; the same owner
- * nests; release and extend touch only a live hold of their owner; rows are never deleted, so
- * tokens keep rising. Readers have rows of their own; a writer that finds readers leaves a waiting
- * mark (with an expiry) that keeps new readers out until it acquires or withdraws. It declares
- * FENCING, REENTRANCY and READ_WRITE, and DURABLE_FENCING when its table is durable. It cannot push
- * releases, so waiters poll.
+ * the database clock, with a new fencing token from the table's sequence as the row's version; the
+ * same owner nests; release and extend touch only a live hold of their owner; a released hold's row
+ * is deleted (tokens come from the sequence, so they keep rising), and the table's sweep deletes
+ * what expired holds left. Readers have rows of their own; a writer that finds readers leaves a
+ * waiting mark (with an expiry) that keeps new readers out until it acquires or withdraws. It
+ * declares FENCING, REENTRANCY and READ_WRITE, and DURABLE_FENCING when its table is durable. It
+ * cannot push releases, so waiters poll.
  *
  * <p>Each statement is a package-private method that a broken subclass may replace with a
  * realistically wrong one.
@@ -211,9 +212,22 @@ public class TableLockStore implements LockStore {
     }
     row.owner = owner;
     row.holds = 1;
-    row.version++;
+    row.version = newToken(row);
     row.expiresAt = now + leaseNanos;
     return Acquisition.acquired(row.version, 1);
+  }
+
+  /** The token of a new hold on {@code row}: the sequence's next value. */
+  long newToken(LockRow row) {
+    return table.nextToken();
+  }
+
+  /**
+   * The token of a new reader while {@code writer} (null if none) does not hold: the sequence's
+   * last value, at least the last writer's token, and below every later writer's.
+   */
+  long readerToken(@Nullable LockRow writer) {
+    return table.lastToken();
   }
 
   /** A write attempt: readers or another writer make it busy and leave a waiting mark. */
@@ -251,7 +265,7 @@ public class TableLockStore implements LockStore {
       if (writerWaits) {
         return Acquisition.busy();
       }
-      long token = writer == null ? 0 : writer.version;
+      long token = readerToken(writer);
       readers.put(owner, new ReaderRow(owner, token, now + leaseNanos));
       return Acquisition.acquired(token, 1);
     }
@@ -269,20 +283,13 @@ public class TableLockStore implements LockStore {
     return row != null && isHeld(row, now) && owner.equals(row.owner) ? row : null;
   }
 
-  /**
-   * Ends {@code owner}'s last hold on {@code key}: a reader's row goes, a lock row is kept (free)
-   * so that its version keeps counting.
-   */
+  /** Ends {@code owner}'s last hold on {@code key}: its row goes. */
   void endHold(LockKey key, String owner, long now) {
     if (key.mode() == LockMode.READ) {
       table.readers(key.name()).remove(owner);
       return;
     }
-    LockRow row = table.lockRow(kindOf(key.mode()), key.name());
-    if (row != null) {
-      row.owner = null;
-      row.holds = 0;
-    }
+    table.deleteLockRow(kindOf(key.mode()), key.name());
   }
 
   /** The readers of {@code name} whose lease has not run out (expired rows are deleted first). */

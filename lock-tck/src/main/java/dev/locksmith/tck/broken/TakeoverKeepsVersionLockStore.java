@@ -35,7 +35,7 @@ public final class TakeoverKeepsVersionLockStore extends TableLockStore {
       return Acquisition.busy(Duration.ofNanos(row.expiresAt - now));
     }
     if (row.owner == null) {
-      row.version++; // The bug: only a released row counts a new holder; a takeover does not.
+      row.version = newToken(row); // The bug: only a new row gets a token; a takeover does not.
     }
     row.owner = owner;
     row.holds = 1;

@@ -27,8 +27,9 @@ import org.jspecify.annotations.Nullable;
  * if it could not within its wait, and {@code LOST <reason>} whenever it is told the lease was
  * lost. Then it obeys lines on standard input: {@code CHECK} answers {@code VALID true|false};
  * {@code WRITE} answers {@code WRITE <token>} without checking anything, as a holder does that
- * checked its lease, was paused, and then wrote; {@code RELEASE} answers {@code RELEASED} or {@code
- * LOST-AT-RELEASE}. End of input releases and exits.
+ * checked its lease, was paused, and then wrote; {@code RELEASE} answers {@code RELEASED}, {@code
+ * LOST-AT-RELEASE} or, if the store failed, {@code FAILED-AT-RELEASE <message>}. End of input
+ * releases and exits.
  */
 public final class HolderProcess {
 
@@ -75,6 +76,8 @@ public final class HolderProcess {
               out.println("RELEASED");
             } catch (LeaseLostException e) {
               out.println("LOST-AT-RELEASE " + e.reason());
+            } catch (dev.locksmith.LockStoreException e) {
+              out.println("FAILED-AT-RELEASE " + e.getMessage());
             }
             break;
           default:
@@ -225,6 +228,41 @@ public final class HolderProcess {
         unclaimed.add(line);
       }
       return null;
+    }
+
+    /**
+     * The first line starting with any of {@code prefixes} that no earlier await took, as {@link
+     * #await} finds one prefix; null if none comes within {@code timeout}.
+     */
+    public String awaitAny(Duration timeout, String... prefixes) throws IOException {
+      for (java.util.Iterator<String> it = unclaimed.iterator(); it.hasNext(); ) {
+        String line = it.next();
+        if (startsWithAny(line, prefixes)) {
+          it.remove();
+          return line;
+        }
+      }
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (System.nanoTime() < deadline) {
+        String line = readLine(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+        if (line == null) {
+          return null;
+        }
+        if (startsWithAny(line, prefixes)) {
+          return line;
+        }
+        unclaimed.add(line);
+      }
+      return null;
+    }
+
+    private static boolean startsWithAny(String line, String... prefixes) {
+      for (String p : prefixes) {
+        if (line.startsWith(p)) {
+          return true;
+        }
+      }
+      return false;
     }
 
     /** Sends a signal ({@code KILL}, {@code STOP}, {@code CONT}) to the holder's JVM. */
