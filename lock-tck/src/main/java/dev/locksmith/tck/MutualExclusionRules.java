@@ -275,8 +275,14 @@ public interface MutualExclusionRules extends KitTest {
               "an attempt on fresh name '" + name + "' failed: " + e.getCause(), e.getCause());
         }
       }
-      assertThat(winners).as("winners of the race for '%s'", name).hasSize(1);
-      winners.get(0).release();
+      assertThat(winners).as("winners of the race for '%s'", name).hasSizeLessThanOrEqualTo(1);
+      if (winners.isEmpty()) {
+        // A quorum store (Redlock) may split the votes so that nobody wins: the race must still
+        // leave the name free, every partial hold undone.
+        Kit.awaitAcquired(cs.get(0).lock(name), kit.slack()).release();
+      } else {
+        winners.get(0).release();
+      }
     }
   }
 }

@@ -45,8 +45,9 @@ public enum Rule {
   R1_9(
       1,
       9,
-      "clients racing for fresh names get exactly one winner each, and no attempt fails: a store"
-          + " absorbs the races of its own bookkeeping (a shared counter created twice)"),
+      "clients racing for fresh names: at most one wins each race, no attempt fails (a store"
+          + " absorbs the races of its own bookkeeping, such as a shared counter created twice), and"
+          + " a race nobody won leaves the name free"),
 
   R2_1(
       2,

@@ -19,8 +19,8 @@ import java.util.concurrent.locks.LockSupport;
  * absorb (the counter exists now: draw again) turned into a failure of a lock it had granted.
  * Tokens stay sound: a lost counter restarts above the ones drawn before.
  *
- * <p>The kit must fail it on "clients racing for fresh names get exactly one winner each, and no
- * attempt fails" (1.9), which races after dropping the store's idle state.
+ * <p>The kit must fail it on "clients racing for fresh names: no attempt fails" (1.9), which races
+ * after dropping the store's idle state.
  */
 public final class CounterCreateRaceLockStore extends FencedKeyValueLockStore {
 
