@@ -2,6 +2,7 @@ package dev.locksmith.redis;
 
 import dev.locksmith.Capability;
 import dev.locksmith.LockStoreException;
+import dev.locksmith.redis.internal.EvictionPolicy;
 import dev.locksmith.redis.internal.KeyLayout;
 import dev.locksmith.redis.internal.LockOperations;
 import dev.locksmith.redis.internal.RedisEndpoint;
@@ -32,18 +33,41 @@ import org.slf4j.LoggerFactory;
  * A lock store on one Redis node, a Sentinel-managed master, or a Redis Cluster, through Lettuce.
  *
  * <p>A lock is a hash {@code {owner: holds, token}} with a {@code PX} expiry judged on the server's
- * clock, next to a per-name fence counter that never expires (see {@code KeyLayout}); a read-write
- * lock adds a readers hash and a waiting-writers hash. Every operation is atomic on the server (one
- * Lua script, or a WATCH/MULTI/EXEC transaction with {@link RedisStrategy#WATCH}) and checks the
- * owner. A last release publishes on the lock's channel; waiters listen through one shared pub/sub
- * connection.
+ * clock; a read-write lock adds a readers hash and a waiting-writers hash (see {@code KeyLayout}).
+ * Every operation is atomic on the server (one Lua script, or a WATCH/MULTI/EXEC transaction with
+ * {@link RedisStrategy#WATCH}) and checks the owner. A last release publishes on the lock's
+ * channel; waiters listen through one shared pub/sub connection, and are woken when that connection
+ * drops, so that a waiter whose link died is told at its next attempt instead of at the end of its
+ * wait.
+ *
+ * <p><b>Nothing stays per lock name.</b> A free lock has no key: a release deletes it, an expiry
+ * drops it. Fencing tokens come from a counter shared by all names under the key prefix (one per
+ * hash slot on a cluster, at most 16,384, since a script may only touch the keys of one slot), so a
+ * service that locks per order or per request does not grow the server.
+ *
+ * <p><b>Tokens survive eviction.</b> A fresh hold's token is {@code max(counter + 1, server TIME in
+ * µs)}, stored back in the counter. While the counter exists, tokens rise whatever the clock does;
+ * if it is lost (evicted under an {@code allkeys-*} policy, flushed, or forgotten by a restart
+ * without persistence), the next token still lies above every token handed out before, as long as
+ * the server's clock did not go back by more than the time since. That is why {@link
+ * Capability#FENCING} is declared on every policy instead of being withdrawn on {@code allkeys-*}:
+ * the promise holds there too, at the price of tokens that are large numbers (about the server's
+ * clock in microseconds) rather than 1, 2, 3. The store still warns once at open (reading {@code
+ * maxmemory-policy}) when the server may evict keys: a {@code volatile-*} or {@code allkeys-*}
+ * policy can evict a held lock, and its holder only learns at its next renewal.
+ *
+ * <p><b>Upgrades.</b> Earlier versions kept a counter per name ({@code P{name}:fence}). This store
+ * never creates one; where one exists, tokens are drawn above it and written back to it, so clients
+ * of the earlier version still running in a rolling upgrade keep counting up from there. See the
+ * module's README for removing them once every client is upgraded.
  *
  * <p>Capabilities: {@link Capability#FENCING}, {@link Capability#REENTRANCY}, {@link
  * Capability#READ_WRITE}, {@link Capability#WAKE_ON_RELEASE}, and {@link
  * Capability#DURABLE_FENCING} only on a single node that reported append-only-file persistence when
- * the store connected (the counter then survives a restart of the process). Every failure of the
- * server or the connection is thrown as {@link LockStoreException} with Lettuce's exception as
- * cause; commands are bounded by the URI's {@code timeout} (default 1 s).
+ * the store connected (the counter then survives a restart of the process, without relying on the
+ * clock). Every failure of the server or the connection is thrown as {@link LockStoreException}
+ * with Lettuce's exception as cause; commands are bounded by the URI's {@code timeout} (default 1
+ * s).
  */
 public final class RedisLockStore implements LockStore {
 
@@ -76,6 +100,7 @@ public final class RedisLockStore implements LockStore {
                     : ScriptOperations.Wake.WHEN_SUBSCRIBED);
     this.releases = new ReleaseChannel(endpoint::newPubSub, endpoint.timeout());
     this.description = endpoint.description() + (strategy == RedisStrategy.WATCH ? " (watch)" : "");
+    EvictionPolicy.warnIfEvicting(endpoint, log);
     this.promises =
         !endpoint.isCluster() && !endpoint.isSentinel() && appendOnly(endpoint)
             ? Set.of(Capability.FENCING, Capability.REENTRANCY, Capability.DURABLE_FENCING)
@@ -116,7 +141,7 @@ public final class RedisLockStore implements LockStore {
     if (seeds.isEmpty()) {
       throw new IllegalArgumentException("a cluster needs at least one seed node");
     }
-    KeyLayout layout = new KeyLayout(keyPrefix);
+    KeyLayout layout = KeyLayout.clustered(keyPrefix);
     RedisEndpoint endpoint =
         open(() -> RedisEndpoint.cluster(seeds), RedisEndpoint.describeCluster(seeds), 0);
     return finish(endpoint, layout, RedisStrategy.SCRIPT);

@@ -39,7 +39,9 @@ import org.jspecify.annotations.Nullable;
  * any master may expire the lock: validity = lease − elapsed − drift, as the algorithm asks. A
  * failed attempt releases on every master; the engine's jittered backoff is the random retry delay.
  * A master that restarted without persistence sits out one {@code restartDelay} (see {@code
- * RedlockNode}).
+ * RedlockNode}). Like the single-node store, a master keeps nothing per lock name once the lock is
+ * free, only one token counter per key prefix; a master whose {@code maxmemory-policy} may evict
+ * lock keys is named in a warning when the store first reaches it.
  *
  * <p>What it does not promise, and so does not declare: fencing tokens (each master counts on its
  * own, so no token strictly increases across holders), reentrancy, read-write locks and release

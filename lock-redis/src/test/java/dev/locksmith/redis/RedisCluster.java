@@ -1,8 +1,11 @@
 package dev.locksmith.redis;
 
+import dev.locksmith.redis.fixture.RedisInspector;
 import dev.locksmith.tck.StoreFaults;
+import dev.locksmith.tck.StoreInspector;
 import dev.locksmith.tck.fixture.RunningStore;
 import dev.locksmith.tck.fixture.StoreFixture;
+import io.lettuce.core.cluster.SlotHash;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -21,9 +24,19 @@ public final class RedisCluster implements StoreFaults, AutoCloseable {
 
   /** Starts three masters and joins them into a cluster; waits until it reports ok. */
   public static RedisCluster start() {
+    return start(new String[0]);
+  }
+
+  /**
+   * Starts three masters with {@code extraArgs} (such as a {@code maxmemory-policy}) and joins them
+   * into a cluster; waits until it reports ok.
+   */
+  public static RedisCluster start(String... extraArgs) {
     RedisCluster c = new RedisCluster();
+    List<String> args = new ArrayList<>(List.of("--cluster-node-timeout", "2000"));
+    args.addAll(List.of(extraArgs));
     for (int i = 0; i < 3; i++) {
-      c.masters.add(RedisServer.startClusterNode("--cluster-node-timeout", "2000"));
+      c.masters.add(RedisServer.startClusterNode(args.toArray(String[]::new)));
     }
     List<String> cmd = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
     c.masters.forEach(m -> cmd.add(m.address()));
@@ -91,7 +104,10 @@ public final class RedisCluster implements StoreFaults, AutoCloseable {
         + masters.stream().map(RedisServer::address).collect(Collectors.joining(","));
   }
 
-  /** A fixture that starts a cluster for each run; its faults act on the whole cluster. */
+  /**
+   * A fixture that starts a cluster for each run; its faults act on the whole cluster, and its
+   * inspector scans every master (a store keeps at most one token counter per hash slot).
+   */
   static StoreFixture fixture() {
     return new StoreFixture() {
       @Override
@@ -114,12 +130,23 @@ public final class RedisCluster implements StoreFaults, AutoCloseable {
           }
 
           @Override
+          public Optional<StoreInspector> inspector() {
+            return Optional.of(cluster.inspector());
+          }
+
+          @Override
           public void close() {
             cluster.close();
           }
         };
       }
     };
+  }
+
+  /** Scans every master; a store keeps at most one token counter per hash slot (16,384). */
+  public RedisInspector inspector() {
+    return new RedisInspector(
+        () -> masters.stream().map(RedisServer::address).toList(), SlotHash.SLOT_COUNT);
   }
 
   /** The masters. */

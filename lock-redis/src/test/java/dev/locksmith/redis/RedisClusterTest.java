@@ -47,7 +47,7 @@ class RedisClusterTest {
   }
 
   @Test
-  @DisplayName("locks spread over every master, each lock with its fence in one slot")
+  @DisplayName("locks spread over every master, each lock with its slot's token counter")
   void locksSpreadAndExclude() throws Exception {
     List<Lease> held = new ArrayList<>();
     for (int i = 0; i < 30; i++) {

@@ -337,14 +337,18 @@ class RedisLockSemanticsTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"script", "watch"})
-  @DisplayName("the key prefix is honoured and the fence counter never expires")
+  @DisplayName(
+      "the key prefix is honoured; the prefix's token counter never expires, and no counter per"
+          + " name is made")
   void prefixAndFence(String strategy) throws Exception {
     LockClient a = client(strategy, LockOptions.builder().keyPrefix("app1:").build());
     String name = unique("p");
     Lease l = a.lock(name).acquire(Duration.ZERO);
     assertThat(redis.cli("EXISTS", "app1:{" + name + "}:lock")).isEqualTo("1");
     assertThat(redis.cli("PTTL", "app1:{" + name + "}:lock")).isNotEqualTo("-1");
-    assertThat(redis.cli("PTTL", "app1:{" + name + "}:fence")).isEqualTo("-1");
+    assertThat(redis.cli("PTTL", "app1:{}:tokens")).isEqualTo("-1");
+    assertThat(redis.cli("GET", "app1:{}:tokens")).isEqualTo(Long.toString(l.fencingToken()));
+    assertThat(redis.cli("EXISTS", "app1:{" + name + "}:fence")).isEqualTo("0");
     l.release();
     assertThat(redis.cli("EXISTS", "app1:{" + name + "}:lock")).isEqualTo("0");
   }

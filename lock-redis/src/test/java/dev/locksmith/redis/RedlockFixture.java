@@ -1,6 +1,8 @@
 package dev.locksmith.redis;
 
+import dev.locksmith.redis.fixture.RedisInspector;
 import dev.locksmith.tck.StoreFaults;
+import dev.locksmith.tck.StoreInspector;
 import dev.locksmith.tck.fixture.RunningStore;
 import dev.locksmith.tck.fixture.StoreFixture;
 import java.util.ArrayList;
@@ -10,7 +12,8 @@ import java.util.stream.Collectors;
 
 /**
  * Redlock over five real, independent masters with AOF persistence. The faults hit a majority
- * (three of five) at once: the store is then unavailable as a whole.
+ * (three of five) at once: the store is then unavailable as a whole. The inspector scans every
+ * master; a store keeps one token counter per master.
  */
 final class RedlockFixture implements StoreFixture {
 
@@ -50,6 +53,9 @@ final class RedlockFixture implements StoreFixture {
         };
     String uri =
         "redlock://" + masters.stream().map(RedisServer::address).collect(Collectors.joining(","));
+    RedisInspector inspector =
+        new RedisInspector(
+            () -> masters.stream().map(RedisServer::address).toList(), masters.size());
     return new RunningStore() {
       @Override
       public String uri() {
@@ -59,6 +65,11 @@ final class RedlockFixture implements StoreFixture {
       @Override
       public Optional<StoreFaults> faults() {
         return Optional.of(faults);
+      }
+
+      @Override
+      public Optional<StoreInspector> inspector() {
+        return Optional.of(inspector);
       }
 
       @Override

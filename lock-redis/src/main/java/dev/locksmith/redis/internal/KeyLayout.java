@@ -5,38 +5,56 @@ import dev.locksmith.spi.LockMode;
 import java.util.Objects;
 
 /**
- * Where a lock lives in Redis: the keys and the release channel of a {@link LockKey}, shared by
- * every strategy and mode so that they all see the same data.
+ * Where a lock lives in Redis: the keys and the release channel of a {@link LockKey}, and the
+ * shared token counters, for every strategy and mode so that they all see the same data.
  *
  * <p>Every key of one name is {@code PREFIX{ENCODED}:suffix}. The braces are a Redis Cluster hash
- * tag, so the lock, its fence counter and its read-write keys always share one hash slot. The name
- * is encoded ({@code %} → {@code %25}, <code>{</code> → {@code %7B}, <code>}</code> → {@code %7D})
- * so a name can never end the tag early or collide with another name; the prefix may not contain
- * braces for the same reason.
+ * tag, so the lock and its read-write keys always share one hash slot. The name is encoded ({@code
+ * %} → {@code %25}, <code>{</code> → {@code %7B}, <code>}</code> → {@code %7D}) so a name can never
+ * end the tag early or collide with another name; the prefix may not contain braces for the same
+ * reason. So every key has exactly one pair of braces, and the prefix, the name and the suffix can
+ * be read back from it: no two (prefix, name) pairs share a key.
  *
  * <pre>
  *   exclusive:  P{n}:lock     hash {"o:"+owner: holds, "token": t}   PX = lease
- *               P{n}:fence    counter, never expires
  *   read-write: P{n}:rw:write hash like :lock, for the writer
  *               P{n}:rw:read  hash {"h:"+owner: holds, "e:"+owner: expiry ms, "t:"+owner: token}
  *               P{n}:rw:wait  hash {owner: expiry ms} of waiting writers
- *               P{n}:rw:fence counter, never expires
+ *   tokens:     P{}:tokens    one counter per prefix (single node, Sentinel, each Redlock master)
+ *               P{tag}:tokens one counter per hash slot on a cluster, tag = {@link SlotTags}
+ *   legacy:     P{n}:fence, P{n}:rw:fence  per-name counters of earlier versions: never created,
+ *               read and kept in step while they exist
  *   channels:   P{n}:released, P{n}:rw:released
  * </pre>
+ *
+ * <p>A counter's suffix ({@code tokens}) is no lock key's suffix, so a counter is never the key of
+ * some lock name under any prefix. Every key of a lock name is gone once the lock is free (deleted
+ * on release, or expired with the lease); only the counters stay, at most one per prefix, or one
+ * per hash slot (16,384) on a cluster, however many names were used.
  */
 public final class KeyLayout {
 
   /** The hash field that keeps the token of an exclusive or write hold. */
   public static final String TOKEN_FIELD = "token";
 
+  /** The suffix of a token counter; no lock key ends with it. */
+  static final String TOKENS_SUFFIX = "tokens";
+
   private final String prefix;
+  private final boolean perSlot;
+  private final String sharedTokens;
 
   /**
-   * A layout under {@code prefix}.
+   * A layout under {@code prefix} with one token counter for the prefix: a single node, a
+   * Sentinel-managed master, or one Redlock master.
    *
    * @throws IllegalArgumentException if the prefix contains a brace
    */
   public KeyLayout(String prefix) {
+    this(prefix, false);
+  }
+
+  private KeyLayout(String prefix, boolean perSlot) {
     Objects.requireNonNull(prefix, "keyPrefix must not be null");
     if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
       throw new IllegalArgumentException(
@@ -46,6 +64,18 @@ public final class KeyLayout {
               + " lock name");
     }
     this.prefix = prefix;
+    this.perSlot = perSlot;
+    this.sharedTokens = prefix + "{}:" + TOKENS_SUFFIX;
+  }
+
+  /**
+   * A layout under {@code prefix} for a Redis Cluster: one token counter per hash slot, in the slot
+   * of the names it serves (a script may only touch keys of one slot).
+   *
+   * @throws IllegalArgumentException if the prefix contains a brace
+   */
+  public static KeyLayout clustered(String prefix) {
+    return new KeyLayout(prefix, true);
   }
 
   /** The prefix of every key. */
@@ -88,8 +118,24 @@ public final class KeyLayout {
     return key.mode() == LockMode.EXCLUSIVE ? key(key.name(), "lock") : key(key.name(), "rw:write");
   }
 
-  /** The per-name counter of fencing tokens; it never expires. */
-  public String fenceKey(LockKey key) {
+  /**
+   * The counter that tokens of {@code key} are drawn from: the prefix's, or on a cluster the one of
+   * the name's hash slot. It never expires; losing it costs nothing (see {@code LockScripts}).
+   */
+  public String tokensKey(LockKey key) {
+    if (!perSlot) {
+      return sharedTokens;
+    }
+    String tag = SlotTags.of(SlotTags.slotOf(key(key.name(), "lock")));
+    return prefix + "{" + tag + "}:" + TOKENS_SUFFIX;
+  }
+
+  /**
+   * The per-name counter of earlier versions ({@code P{n}:fence}, {@code P{n}:rw:fence}). This
+   * version never creates it; while it exists (written by an earlier version, or by an earlier
+   * client still running in a rolling upgrade) tokens are drawn above it and written back to it.
+   */
+  public String legacyFenceKey(LockKey key) {
     return key.mode() == LockMode.EXCLUSIVE
         ? key(key.name(), "fence")
         : key(key.name(), "rw:fence");
@@ -112,9 +158,16 @@ public final class KeyLayout {
         : key(key.name(), "rw:released");
   }
 
-  /** The keys of a read-write lock in script order: write, read, wait, fence. */
+  /** The keys of an exclusive acquire in script order: hold, tokens, legacy fence. */
+  public String[] exclusiveKeys(LockKey key) {
+    return new String[] {holdKey(key), tokensKey(key), legacyFenceKey(key)};
+  }
+
+  /** The keys of a read-write acquire in script order: write, read, wait, tokens, legacy fence. */
   public String[] readWriteKeys(LockKey key) {
-    return new String[] {holdKey(key), readersKey(key), waitingKey(key), fenceKey(key)};
+    return new String[] {
+      holdKey(key), readersKey(key), waitingKey(key), tokensKey(key), legacyFenceKey(key)
+    };
   }
 
   /** The hash field of an owner in a hold hash. */

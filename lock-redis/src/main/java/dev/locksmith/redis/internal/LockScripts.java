@@ -9,6 +9,16 @@ package dev.locksmith.redis.internal;
  * 1 or 0. Reader and waiting-writer expiries are absolute milliseconds of the server's {@code
  * TIME}.
  *
+ * <p>Tokens are drawn from a counter shared by many names ({@code KeyLayout#tokensKey}): a fresh
+ * exclusive or write hold takes {@code max(counter + 1, TIME in µs, legacy + 1)} and stores it back
+ * in the counter (and in the name's legacy per-name counter, if an earlier version left one). A
+ * counter that was lost (evicted by an {@code allkeys-*} policy, flushed, or forgotten by a restart
+ * without persistence) so restarts above every token handed out before, as long as the server's
+ * clock does not go back; while the counter exists, tokens rise whatever the clock does. A first
+ * read hold takes {@code max(counter, TIME in µs, legacy)} without counting up and stores it back
+ * if higher, so every later writer's token is greater. All of it runs inside the acquire script: no
+ * extra round trip.
+ *
  * <p>A release or withdrawal wakes waiters with {@code PUBLISH}; its last argument says when:
  * {@code subscribed} publishes only if the server counts a subscriber on the channel (a waiter
  * subscribes before its first attempt, so one that could miss the release is always counted),
@@ -48,6 +58,39 @@ final class LockScripts {
           "end",
           "");
 
+  /**
+   * Token draws (see the class comment). Numbers are Lua doubles: exact up to 2^53, that is, for
+   * microsecond clocks until the year 2255. They are written back with {@code %.0f}, so that the
+   * counter always holds a plain integer ({@code INCR}-able by an earlier version's clients).
+   */
+  private static final String TOKEN_FUNCTIONS =
+      String.join(
+          "\n",
+          "local function now_us()",
+          "  local t = redis.call('TIME')",
+          "  return tonumber(t[1]) * 1000000 + tonumber(t[2])",
+          "end",
+          "local function draw(counter, legacy)",
+          "  local t = math.max(tonumber(redis.call('GET', counter) or '0') + 1, now_us())",
+          "  local old = redis.call('GET', legacy)",
+          "  if old then t = math.max(t, tonumber(old) + 1) end",
+          "  local s = string.format('%.0f', t)",
+          "  redis.call('SET', counter, s)",
+          "  if old then redis.call('SET', legacy, s) end",
+          "  return t, s",
+          "end",
+          "local function peek(counter, legacy)",
+          "  local c = tonumber(redis.call('GET', counter) or '0')",
+          "  local t = math.max(c, now_us())",
+          "  local old = redis.call('GET', legacy)",
+          "  if old then t = math.max(t, tonumber(old)) end",
+          "  local s = string.format('%.0f', t)",
+          "  if t > c then redis.call('SET', counter, s) end",
+          "  if old and t > tonumber(old) then redis.call('SET', legacy, s) end",
+          "  return t, s",
+          "end",
+          "");
+
   /** Wakes the waiters of a channel: see the class comment. */
   private static final String WAKE_FUNCTION =
       String.join(
@@ -59,26 +102,27 @@ final class LockScripts {
           "end",
           "");
 
-  /** KEYS: hold, fence. ARGV: owner field, lease ms. */
+  /** KEYS: hold, tokens, legacy fence. ARGV: owner field, lease ms. */
   static final LuaScript ACQUIRE =
       new LuaScript(
           "acquire",
-          String.join(
-              "\n",
-              // A free lock first: the common case costs four calls, not five.
-              "if redis.call('EXISTS', KEYS[1]) == 0 then",
-              "  local t = redis.call('INCR', KEYS[2])",
-              "  redis.call('HSET', KEYS[1], ARGV[1], 1, 'token', t)",
-              "  redis.call('PEXPIRE', KEYS[1], ARGV[2])",
-              "  return {1, t, 1}",
-              "end",
-              "local n = redis.call('HGET', KEYS[1], ARGV[1])",
-              "if n then",
-              "  n = redis.call('HINCRBY', KEYS[1], ARGV[1], 1)",
-              "  redis.call('PEXPIRE', KEYS[1], ARGV[2])",
-              "  return {1, tonumber(redis.call('HGET', KEYS[1], 'token')), n}",
-              "end",
-              "return {0, redis.call('PTTL', KEYS[1])}"));
+          TOKEN_FUNCTIONS
+              + String.join(
+                  "\n",
+                  // A free lock first: the common case skips the re-entry checks.
+                  "if redis.call('EXISTS', KEYS[1]) == 0 then",
+                  "  local t, s = draw(KEYS[2], KEYS[3])",
+                  "  redis.call('HSET', KEYS[1], ARGV[1], 1, 'token', s)",
+                  "  redis.call('PEXPIRE', KEYS[1], ARGV[2])",
+                  "  return {1, t, 1}",
+                  "end",
+                  "local n = redis.call('HGET', KEYS[1], ARGV[1])",
+                  "if n then",
+                  "  n = redis.call('HINCRBY', KEYS[1], ARGV[1], 1)",
+                  "  redis.call('PEXPIRE', KEYS[1], ARGV[2])",
+                  "  return {1, tonumber(redis.call('HGET', KEYS[1], 'token')), n}",
+                  "end",
+                  "return {0, redis.call('PTTL', KEYS[1])}"));
 
   /** KEYS: hold. ARGV: owner field, lease ms. */
   static final LuaScript EXTEND =
@@ -109,11 +153,12 @@ final class LockScripts {
                   "wake(ARGV[2], 'released', ARGV[3])",
                   "return 2"));
 
-  /** KEYS: write, read, wait, fence. ARGV: owner field, lease ms, owner. */
+  /** KEYS: write, read, wait, tokens, legacy fence. ARGV: owner field, lease ms, owner. */
   static final LuaScript ACQUIRE_WRITE =
       new LuaScript(
           "acquire-write",
           RW_FUNCTIONS
+              + TOKEN_FUNCTIONS
               + String.join(
                   "\n",
                   "local now = now_ms()",
@@ -138,16 +183,17 @@ final class LockScripts {
                   "  return {0, busy}",
                   "end",
                   "redis.call('HDEL', KEYS[3], ARGV[3])",
-                  "local t = redis.call('INCR', KEYS[4])",
-                  "redis.call('HSET', KEYS[1], ARGV[1], 1, 'token', t)",
+                  "local t, s = draw(KEYS[4], KEYS[5])",
+                  "redis.call('HSET', KEYS[1], ARGV[1], 1, 'token', s)",
                   "redis.call('PEXPIRE', KEYS[1], lease)",
                   "return {1, t, 1}"));
 
-  /** KEYS: write, read, wait, fence. ARGV: owner field, lease ms, owner. */
+  /** KEYS: write, read, wait, tokens, legacy fence. ARGV: owner field, lease ms, owner. */
   static final LuaScript ACQUIRE_READ =
       new LuaScript(
           "acquire-read",
           RW_FUNCTIONS
+              + TOKEN_FUNCTIONS
               + String.join(
                   "\n",
                   "local now = now_ms()",
@@ -169,8 +215,9 @@ final class LockScripts {
                   "redis.call('HSET', KEYS[2], 'e:' .. ARGV[3], now + lease)",
                   "local t",
                   "if n == 1 then",
-                  "  t = tonumber(redis.call('GET', KEYS[4]) or '0')",
-                  "  redis.call('HSET', KEYS[2], 't:' .. ARGV[3], t)",
+                  "  local s",
+                  "  t, s = peek(KEYS[4], KEYS[5])",
+                  "  redis.call('HSET', KEYS[2], 't:' .. ARGV[3], s)",
                   "else",
                   "  t = tonumber(redis.call('HGET', KEYS[2], 't:' .. ARGV[3]))",
                   "end",

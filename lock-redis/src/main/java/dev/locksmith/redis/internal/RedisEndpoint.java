@@ -12,6 +12,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
@@ -19,7 +20,9 @@ import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
 import java.net.SocketAddress;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -247,6 +250,31 @@ public final class RedisEndpoint implements AutoCloseable {
       return c;
     }
     return Objects.requireNonNull(cluster).connectPubSub(StringCodec.UTF8);
+  }
+
+  /**
+   * {@code CONFIG GET pattern} on the node, or on every master of a cluster, by node address.
+   *
+   * @throws RuntimeException the driver's failure if a node refuses (an ACL user without {@code
+   *     CONFIG}, a managed service that renamed it) or cannot be reached
+   */
+  public Map<String, Map<String, String>> config(String pattern) {
+    if (cluster == null) {
+      return Map.of(description, commands.configGet(pattern));
+    }
+    @SuppressWarnings("unchecked")
+    StatefulRedisClusterConnection<String, String> c =
+        (StatefulRedisClusterConnection<String, String>) connection;
+    Map<String, Map<String, String>> answers = new LinkedHashMap<>();
+    for (RedisClusterNode node : c.getPartitions()) {
+      if (node.getRole().isUpstream()) {
+        RedisURI at = node.getUri();
+        answers.put(
+            at.getHost() + ":" + at.getPort(),
+            c.getConnection(node.getNodeId()).sync().configGet(pattern));
+      }
+    }
+    return answers;
   }
 
   /** The command timeout. */

@@ -58,6 +58,8 @@ public final class RedlockNode implements AutoCloseable {
       endpoint = RedisEndpoint.single(uri, uri.getTimeout(), () -> recheck = true);
       // Redlock pushes no releases (nobody subscribes): its releases publish nothing.
       operations = new ScriptOperations(endpoint, layout, ScriptOperations.Wake.WHEN_SUBSCRIBED);
+      // A master that evicts the lock key gives its vote to the next client: warn once per master.
+      EvictionPolicy.warnIfEvicting(endpoint, log);
     }
     if (recheck) {
       checkRestart(endpoint);

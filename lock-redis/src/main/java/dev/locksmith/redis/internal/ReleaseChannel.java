@@ -1,7 +1,10 @@
 package dev.locksmith.redis.internal;
 
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -18,6 +21,12 @@ import org.slf4j.LoggerFactory;
  * are waited on: a channel is subscribed while at least one waiter listens to it, and unsubscribed
  * when the last one leaves. The connection opens on first use and Lettuce resubscribes after a
  * reconnect; a lost message only delays a waiter, who also polls.
+ *
+ * <p>When the connection drops (the server went away, the network path broke), every waiter is
+ * woken at once: while it sleeps on this push nothing else would tell it, so it would sleep out its
+ * backoff or its whole wait. Its next attempt then meets the broken link and fails with the store's
+ * error, or succeeds if the link is back. Waiters are woken again when the connection comes back,
+ * since releases published while it was down were lost.
  */
 public final class ReleaseChannel implements AutoCloseable {
 
@@ -27,7 +36,7 @@ public final class ReleaseChannel implements AutoCloseable {
   private final Duration timeout;
   private final Map<String, Set<Runnable>> listeners = new ConcurrentHashMap<>();
   private @Nullable StatefulRedisPubSubConnection<String, String> connection;
-  private boolean closed;
+  private volatile boolean closed;
 
   /** Opens connections with {@code connect}; subscribing waits up to {@code timeout}. */
   public ReleaseChannel(
@@ -43,6 +52,18 @@ public final class ReleaseChannel implements AutoCloseable {
     if (connection == null) {
       StatefulRedisPubSubConnection<String, String> c = connect.get();
       c.addListener(
+          new RedisConnectionStateListener() {
+            @Override
+            public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
+              wakeAll("the pub/sub connection dropped");
+            }
+
+            @Override
+            public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress at) {
+              wakeAll("the pub/sub connection is back");
+            }
+          });
+      c.addListener(
           new RedisPubSubAdapter<>() {
             @Override
             public void message(String channel, String message) {
@@ -57,9 +78,21 @@ public final class ReleaseChannel implements AutoCloseable {
     return connection;
   }
 
+  /** Runs every listener once, as if each channel had seen a release. */
+  private void wakeAll(String why) {
+    if (closed) {
+      return;
+    }
+    log.debug("Waking every waiter: {}", why);
+    for (Set<Runnable> set : listeners.values()) {
+      set.forEach(Runnable::run);
+    }
+  }
+
   /**
-   * Runs {@code onMessage} on every message on {@code channel} until the returned handle is closed.
-   * Returns once the server confirmed the subscription.
+   * Runs {@code onMessage} on every message on {@code channel}, and when the connection drops or
+   * comes back, until the returned handle is closed. Returns once the server confirmed the
+   * subscription.
    *
    * @throws RuntimeException the driver's failure if the subscription could not be made
    */

@@ -80,7 +80,7 @@ public final class ScriptOperations implements LockOperations {
             run(
                 LockScripts.ACQUIRE,
                 ScriptOutputType.MULTI,
-                new String[] {layout.holdKey(key), layout.fenceKey(key)},
+                layout.exclusiveKeys(key),
                 field,
                 lease);
         break;

@@ -5,6 +5,7 @@ import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockMode;
 import dev.locksmith.spi.LockState;
 import dev.locksmith.spi.ReleaseOutcome;
+import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.TransactionResult;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -19,6 +20,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * The strategy for servers that forbid scripting: optimistic {@code WATCH}/{@code MULTI}/{@code
  * EXEC} transactions over the same {@link KeyLayout} and the same data as the scripts.
+ *
+ * <p>Tokens are drawn as the scripts draw them (see {@code LockScripts}): from the shared counter,
+ * above the server's clock and above a legacy per-name counter. The counter is watched only from
+ * the moment a hold is about to be created, so busy answers never conflict on it; fresh acquires of
+ * different names under one prefix do, and one of them always commits.
  *
  * <p>Each operation watches the keys it decides on, reads them, and writes only inside {@code
  * MULTI}; if any watched key changed (or expired: Redis 6.0.9 and later abort on expiry) {@code
@@ -122,12 +128,13 @@ public final class WatchOperations implements LockOperations {
   @Override
   public Acquisition acquire(LockKey key, String owner, long leaseMillis) {
     String field = KeyLayout.ownerField(owner);
+    String tokens = layout.tokensKey(key);
+    String legacy = layout.legacyFenceKey(key);
     if (key.mode() == LockMode.EXCLUSIVE) {
       String hold = layout.holdKey(key);
-      String fence = layout.fenceKey(key);
       return transact(
           r -> {
-            r.watch(hold, fence);
+            r.watch(hold);
             Map<String, String> h = r.hgetall(hold);
             if (h.containsKey(field)) {
               return reenter(r, hold, field, h, leaseMillis);
@@ -137,16 +144,15 @@ public final class WatchOperations implements LockOperations {
               r.unwatch();
               return Replies.busy(ttl);
             }
-            return create(r, hold, fence, field, leaseMillis, null);
+            return create(r, hold, tokens, legacy, field, leaseMillis, null);
           });
     }
     String write = layout.holdKey(key);
     String read = layout.readersKey(key);
     String wait = layout.waitingKey(key);
-    String fence = layout.fenceKey(key);
     return transact(
         r -> {
-          r.watch(write, read, wait, fence);
+          r.watch(write, read, wait);
           long now = now(r);
           Map<String, String> w = r.hgetall(write);
           Map<String, String> readers = r.hgetall(read);
@@ -167,7 +173,7 @@ public final class WatchOperations implements LockOperations {
               r.pexpire(wait, waitTtl);
               return committed(r.exec()) ? Replies.busy(busy) : null;
             }
-            return create(r, write, fence, field, leaseMillis, () -> r.hdel(wait, owner));
+            return create(r, write, tokens, legacy, field, leaseMillis, () -> r.hdel(wait, owner));
           }
           // READ
           if (!w.isEmpty() && !w.containsKey(field)) {
@@ -180,10 +186,11 @@ public final class WatchOperations implements LockOperations {
             r.unwatch();
             return Replies.busy(-1);
           }
+          @Nullable TokenDraw draw = null;
           long token;
           if (mine == null) {
-            String current = r.get(fence);
-            token = current == null ? 0 : Long.parseLong(current);
+            draw = TokenDraw.forReader(r, tokens, legacy);
+            token = draw.token;
           } else {
             token = Long.parseLong(readers.get("t:" + owner));
           }
@@ -200,8 +207,78 @@ public final class WatchOperations implements LockOperations {
                   "t:" + owner,
                   Long.toString(token)));
           r.pexpire(read, readTtl);
+          if (draw != null) {
+            draw.storeInTransaction(r);
+          }
           return committed(r.exec()) ? Acquisition.acquired(token, (int) holds) : null;
         });
+  }
+
+  /**
+   * A token drawn as the scripts draw it ({@code LockScripts}): read under {@code WATCH}, so that
+   * the values written back inside {@code MULTI} are exactly the ones decided on, or the
+   * transaction is discarded and the draw starts again.
+   */
+  private static final class TokenDraw {
+    final long token;
+    private final String tokens;
+    private final String legacy;
+    private final boolean storeCounter;
+    private final boolean storeLegacy;
+
+    private TokenDraw(
+        long token, String tokens, String legacy, boolean storeCounter, boolean storeLegacy) {
+      this.token = token;
+      this.tokens = tokens;
+      this.legacy = legacy;
+      this.storeCounter = storeCounter;
+      this.storeLegacy = storeLegacy;
+    }
+
+    /** max(counter + 1, TIME µs, legacy + 1), stored in the counter and the legacy counter. */
+    static TokenDraw forHolder(RedisCommands<String, String> r, String tokens, String legacy) {
+      r.watch(tokens, legacy);
+      List<KeyValue<String, String>> values = r.mget(tokens, legacy);
+      long counter = number(values.get(0).getValueOrElse(null));
+      @Nullable String old = values.get(1).getValueOrElse(null);
+      long token = Math.max(counter + 1, nowMicros(r));
+      if (old != null) {
+        token = Math.max(token, Long.parseLong(old) + 1);
+      }
+      return new TokenDraw(token, tokens, legacy, true, old != null);
+    }
+
+    /** max(counter, TIME µs, legacy) without counting up, stored back where higher. */
+    static TokenDraw forReader(RedisCommands<String, String> r, String tokens, String legacy) {
+      r.watch(tokens, legacy);
+      List<KeyValue<String, String>> values = r.mget(tokens, legacy);
+      long counter = number(values.get(0).getValueOrElse(null));
+      @Nullable String old = values.get(1).getValueOrElse(null);
+      long token = Math.max(counter, nowMicros(r));
+      if (old != null) {
+        token = Math.max(token, Long.parseLong(old));
+      }
+      return new TokenDraw(
+          token, tokens, legacy, token > counter, old != null && token > Long.parseLong(old));
+    }
+
+    void storeInTransaction(RedisCommands<String, String> r) {
+      if (storeCounter) {
+        r.set(tokens, Long.toString(token));
+      }
+      if (storeLegacy) {
+        r.set(legacy, Long.toString(token));
+      }
+    }
+
+    private static long number(@Nullable String value) {
+      return value == null ? 0 : Long.parseLong(value);
+    }
+
+    private static long nowMicros(RedisCommands<String, String> r) {
+      List<String> t = r.time();
+      return Long.parseLong(t.get(0)) * 1_000_000 + Long.parseLong(t.get(1));
+    }
   }
 
   private static @Nullable Acquisition reenter(
@@ -221,21 +298,20 @@ public final class WatchOperations implements LockOperations {
   private static @Nullable Acquisition create(
       RedisCommands<String, String> r,
       String hold,
-      String fence,
+      String tokens,
+      String legacy,
       String field,
       long leaseMillis,
       @Nullable Runnable alsoInTransaction) {
-    // The fence is watched, so INCR inside the transaction gives exactly the value read here.
-    String current = r.get(fence);
-    long token = (current == null ? 0 : Long.parseLong(current)) + 1;
+    TokenDraw draw = TokenDraw.forHolder(r, tokens, legacy);
     r.multi();
-    r.incr(fence);
-    r.hset(hold, Map.of(field, "1", KeyLayout.TOKEN_FIELD, Long.toString(token)));
+    draw.storeInTransaction(r);
+    r.hset(hold, Map.of(field, "1", KeyLayout.TOKEN_FIELD, Long.toString(draw.token)));
     r.pexpire(hold, leaseMillis);
     if (alsoInTransaction != null) {
       alsoInTransaction.run();
     }
-    return committed(r.exec()) ? Acquisition.acquired(token, 1) : null;
+    return committed(r.exec()) ? Acquisition.acquired(draw.token, 1) : null;
   }
 
   @Override
