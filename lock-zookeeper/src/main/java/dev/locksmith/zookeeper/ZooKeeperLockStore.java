@@ -43,13 +43,16 @@ import org.jspecify.annotations.Nullable;
  * A lock store on ZooKeeper: a fair queue of ephemeral sequential nodes per lock, bound to the
  * Curator session.
  *
- * <p>A lock called {@code name} is the children of {@code basePath/<encoded name>} (a container
- * node, which the server's container reaper removes some time after it is left empty): {@code
- * lock-<owner tag>-N} for the exclusive lock, {@code read-…} and {@code write-…} for the read-write
- * lock. An attempt creates its node and holds the lock when no node it must wait for precedes it:
- * any earlier node of another owner for an exclusive or write attempt, any earlier write node of
- * another owner for a read attempt (so a stream of readers cannot starve a queued writer). A waiter
- * watches only the one node it waits for, so a release wakes one waiter, not the herd.
+ * <p>A lock called {@code name} is the children of {@code basePath/<encoded name>}, or, for a store
+ * with a key prefix, of {@code basePath/<encoded prefix>+/<encoded name>} (the {@code +}, which an
+ * encoded name never contains, keeps every (prefix, name) pair apart): {@code lock-<owner tag>-N}
+ * for the exclusive lock, {@code read-…} and {@code write-…} for the read-write lock. Parents are
+ * container nodes, which the server's container reaper removes some time after they are left empty,
+ * so released names leave nothing behind. An attempt creates its node and holds the lock when no
+ * node it must wait for precedes it: any earlier node of another owner for an exclusive or write
+ * attempt, any earlier write node of another owner for a read attempt (so a stream of readers
+ * cannot starve a queued writer). A waiter watches only the one node it waits for, so a release
+ * wakes one waiter, not the herd.
  *
  * <p>Promises and their limits:
  *
@@ -59,19 +62,25 @@ import org.jspecify.annotations.Nullable;
  *       connection state reaches the engine: {@code SUSPENDED} → {@link StoreListener#suspended()}
  *       (leases report invalid), {@code RECONNECTED} with the same session → {@link
  *       StoreListener#resumed()}, {@code LOST} or a new session → {@link
- *       StoreListener#sessionLost}. A holder paused for longer than the session timeout may still
- *       believe it holds: use fencing tokens.
+ *       StoreListener#sessionLost}, once per session and always before any hold of the next session
+ *       is handed out. A holder paused for longer than the session timeout (GC, SIGSTOP) is told
+ *       when it runs again: its client finds the connection dead and the session expired, and its
+ *       {@link #release} then answers {@code NOT_HELD} (the node went with the session), never an
+ *       outage; writes it makes before it hears of it need fencing tokens.
  *   <li><b>Deleted nodes.</b> A watch on every node held longer than {@code Holds.WATCH_DELAY} (100
  *       ms) reports its deletion by anyone but this store (an operator, a client with an open ACL)
- *       through {@link StoreListener#holdLost}, for every hold of that owner on that lock, within
- *       that delay and a round trip; the store's own release and close are never reported. Shorter
- *       holds are not watched (a watch on a node its holder deletes costs a notification per
- *       release); their release finds a deleted node gone and says so.
+ *       through {@link StoreListener#holdLost}, with the hold's token, within that delay and a
+ *       round trip; the store's own release and close are never reported. A report reaches the
+ *       engine before any later hold of the same owner on that lock, which may carry the same
+ *       token. Shorter holds are not watched (a watch on a node its holder deletes costs a
+ *       notification per release); their release finds a deleted node gone and says so.
  *   <li><b>Fencing.</b> The token is the {@code czxid} (creation transaction id) of the holder's
  *       node: it increases across the ensemble and across restarts and parent re-creation, unlike
  *       the sequence suffix. A read hold's token is the last writer's token (kept in the parent's
  *       data), or the parent's {@code czxid} if no writer held it since the parent was created, so
- *       concurrent readers share it and every later writer's token is greater.
+ *       concurrent readers share it and every later writer's token is greater; a parent the reaper
+ *       deleted and an acquire created again has a {@code czxid} above every token handed out
+ *       before.
  *   <li><b>Reentrancy</b> per owner: within this store (one session) the nested hold count is kept
  *       here, next to the node that this session owns. The same owner id through another store
  *       (another session) cannot share a foreign ephemeral node: it queues its own node, which is
@@ -80,8 +89,10 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>Failures.</b> Operations throw Curator's and ZooKeeper's exceptions as they come, and
  *       the engine reports them as {@code LockStoreException}s of the kind {@link #classify} finds
  *       in ZooKeeper's error code; an operation waits at most the Curator client's connection
- *       timeout for a connection. A waiter in the queue whose connection is suspended keeps its
- *       place (it reports busy) until its session is lost.
+ *       timeout for a connection. A release whose delete got no answer keeps the hold and throws,
+ *       so that asking again deletes the node (Curator's guaranteed delete also retries it in the
+ *       background). A waiter in the queue whose connection is suspended keeps its place (it
+ *       reports busy); once its session is lost it is woken and its attempt fails.
  *   <li><b>Security.</b> With an ACL list (for example creator-all from a digest identity), every
  *       lock node and parent this store creates carries it, so other identities cannot delete or
  *       take over the nodes.
@@ -164,7 +175,7 @@ public final class ZooKeeperLockStore implements LockStore {
     return basePath;
   }
 
-  /** The path under which the queue of {@code key}'s name lives. */
+  /** The path under which the queue of {@code key}'s name lives (its parent node). */
   public String lockPath(LockKey key) {
     return queue.path(key);
   }
@@ -315,20 +326,10 @@ public final class ZooKeeperLockStore implements LockStore {
             hold.unnest();
             return ReleaseOutcome.HOLD_DECREMENTED;
           }
-          // Dropped before the delete, so that the watch does not report our own delete as a loss.
-          if (!slot.drop(hold)) {
-            return ReleaseOutcome.NOT_HELD; // Deleted by someone else, and already reported.
-          }
           // One round trip: delete our node. The lock's parent stays; it is a container node, so
           // the server's reaper removes it once it is empty (deleting it here would cost a write
           // per release and make the next acquire of the name re-create it).
-          try {
-            // Guaranteed: if the connection drops now, Curator keeps deleting in the background.
-            curator.delete().guaranteed().forPath(hold.path());
-          } catch (KeeperException.NoNodeException e) {
-            return ReleaseOutcome.NOT_HELD;
-          }
-          return ReleaseOutcome.RELEASED;
+          return slot.release(hold);
         });
   }
 

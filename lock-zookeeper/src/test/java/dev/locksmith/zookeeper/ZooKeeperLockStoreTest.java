@@ -736,6 +736,52 @@ class ZooKeeperLockStoreTest {
   }
 
   @Test
+  @DisplayName(
+      "(key prefix, name) pairs that concatenate to the same string never share a lock; the key"
+          + " prefix is a path component of its own, marked so that no lock name can equal it")
+  void prefixesNeverCollide() throws Exception {
+    String[][] pairs = {
+      {"a", "bc", "ab", "c"},
+      {"p/", "x/lock/y", "p/lock/x/", "y"},
+      {"", "x:foo", "x:", "foo"},
+      {"p:", "x:lock:y", "p:lock:x:", "y"},
+      {"", "a+", "a", "+"},
+      {"x", "y", "", "x+/y"},
+    };
+    CuratorFramework admin = curator();
+    for (String[] pair : pairs) {
+      String name = pair[1];
+      String otherName = pair[3];
+      LockClient one = prefixed(pair[0]);
+      LockClient two = prefixed(pair[2]);
+      Lease held = one.lock(name).acquire(Duration.ofSeconds(5));
+      assertThat(two.lock(otherName).tryAcquire())
+          .as("(%s, %s) while (%s, %s) is held", pair[2], otherName, pair[0], name)
+          .isPresent()
+          .get()
+          .satisfies(Lease::release);
+      assertThat(two.lock(otherName).isLocked()).isFalse();
+      held.release();
+    }
+    // An empty prefix keeps the layout it always had; a prefix gets a node of its own.
+    LockClient plain = prefixed("");
+    LockClient prefixed = prefixed("app-1/");
+    Lease a = plain.lock("n").acquire(Duration.ofSeconds(5));
+    Lease b = prefixed.lock("n").acquire(Duration.ofSeconds(5));
+    assertThat(admin.getChildren().forPath("/t/prefix/n")).hasSize(1);
+    assertThat(admin.getChildren().forPath("/t/prefix/app-1%2F+/n")).hasSize(1);
+    a.release();
+    b.release();
+  }
+
+  private LockClient prefixed(String keyPrefix) {
+    LockClient c =
+        LockClient.open(uri("/t/prefix"), LockOptions.builder().keyPrefix(keyPrefix).build());
+    toClose.add(c);
+    return c;
+  }
+
+  @Test
   @DisplayName("session expiry tells the holder (onLost) and the next waiter acquires")
   void sessionExpiry() throws Exception {
     CuratorFramework holderCurator = curator();

@@ -1,6 +1,8 @@
 package dev.locksmith.zookeeper.internal;
 
 import dev.locksmith.spi.LockKey;
+import dev.locksmith.spi.ReleaseOutcome;
+import java.net.ConnectException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,12 +25,25 @@ import org.slf4j.LoggerFactory;
  * slot's monitor ({@link #withSlot}), so an owner's acquires, releases and a waiting attempt's
  * grant never interleave, while different owners never wait for each other. A hold of an ended
  * session, or whose node someone else deleted, is dropped when it is next used ({@link
- * Slot#live()}); its loss has been reported by then (by the session's end or the node's watch).
+ * Slot#live()}).
+ *
+ * <p><b>A report names its hold, and never outlives it.</b> The engine ends the leases whose key,
+ * owner and token a loss report names, and one owner's successive holds of a lock may carry the
+ * same token (readers share the last writer's token; an owner's nodes in two sessions share the
+ * first one's). So a report of an earlier hold must reach the engine before a later hold of the
+ * same owner does: a call that drops a hold whose loss is being reported, or hands out a hold of a
+ * session whose predecessor's loss is not reported yet, makes sure of that report once it has let
+ * the slot's monitor go, before it returns ({@link Report#settle}); the store's own release and
+ * close end the watch first and are never reported.
  *
  * <p>A hold's node is watched ({@link HoldWatch}) once the hold has lasted {@link #WATCH_DELAY}: a
  * sweep on the store's event thread arms the watches of the holds granted that long ago and still
  * held, so that a hold released sooner costs no watch at all. A node deleted by someone else is
  * thus reported within {@code WATCH_DELAY}, one sweep interval and a round trip.
+ *
+ * <p>A release deletes the node before it forgets the hold: a release that failed on a broken
+ * connection leaves the hold in place, so that asking again (the engine does, in the background)
+ * deletes the node, instead of leaving a node that no hold knows of for the session's life.
  */
 public final class Holds {
 
@@ -62,7 +78,8 @@ public final class Holds {
 
   /**
    * Runs {@code body} on the slot of ({@code key}, {@code owner}) with its monitor held; a slot
-   * left without a hold is removed afterwards.
+   * left without a hold is removed afterwards. Loss reports the body found it must make sure of are
+   * settled after the monitor is let go, before this returns or throws.
    *
    * @throws dev.locksmith.LockStoreException if the store is closed
    */
@@ -71,15 +88,27 @@ public final class Holds {
     HoldId id = new HoldId(key, owner);
     while (true) {
       Slot slot = slots.computeIfAbsent(id, k -> new Slot(key, owner));
-      synchronized (slot) {
-        if (slots.get(id) != slot) {
-          continue; // Emptied and removed by another thread meanwhile.
+      List<Report> toSettle = null;
+      try {
+        synchronized (slot) {
+          if (slots.get(id) != slot) {
+            continue; // Emptied and removed by another thread meanwhile.
+          }
+          try {
+            return body.run(slot);
+          } finally {
+            toSettle = slot.takeReports();
+            if (slot.hold == null) {
+              slots.remove(id, slot);
+            }
+          }
         }
-        try {
-          return body.run(slot);
-        } finally {
-          if (slot.hold == null) {
-            slots.remove(id, slot);
+      } finally {
+        if (toSettle != null) {
+          // Outside the monitor: delivering runs the engine's lease listeners, which may call us.
+          Duration timeout = session.reportTimeout();
+          for (Report r : toSettle) {
+            r.settle(timeout);
           }
         }
       }
@@ -161,19 +190,53 @@ public final class Holds {
     private final String owner;
     private volatile @Nullable Hold hold;
 
+    /** Reports the current call must make sure of before it returns; null if none. */
+    private @Nullable List<Report> toSettle;
+
     private Slot(LockKey key, String owner) {
       this.key = key;
       this.owner = owner;
     }
 
+    private CuratorFramework curator() {
+      return curator;
+    }
+
+    private SessionWatch session() {
+      return session;
+    }
+
+    private void settleLater(Report report) {
+      if (toSettle == null) {
+        toSettle = new ArrayList<>(1);
+      }
+      toSettle.add(report);
+    }
+
+    private @Nullable List<Report> takeReports() {
+      List<Report> taken = toSettle;
+      toSettle = null;
+      return taken;
+    }
+
     /**
-     * The hold, or null if there is none: also when it belongs to an ended session or its node was
-     * deleted by someone else (its node is gone then, and its loss already reported).
+     * The hold, or null if there is none: also when it belongs to an ended session (whose loss is
+     * reported for all its holds) or its node was deleted by someone else (whose report this call
+     * makes sure of before it returns, so that it cannot reach a later hold).
      */
     public @Nullable Hold live() {
       Hold h = hold;
-      if (h != null && (h.session != session.id() || h.watch.isDeleted())) {
+      if (h == null) {
+        return null;
+      }
+      if (session.isOver(h.session)) {
         hold = null;
+        h.watch.end();
+        return null;
+      }
+      if (h.watch.isDeleted()) {
+        hold = null;
+        settleLater(h.lossReport(null));
         return null;
       }
       return h;
@@ -181,33 +244,42 @@ public final class Holds {
 
     /**
      * Records that {@code node} holds the lock with {@code token}; if the hold lasts {@link
-     * #WATCH_DELAY}, its node is watched so that its deletion by anyone else is reported.
+     * #WATCH_DELAY}, its node is watched so that its deletion by anyone else is reported. If the
+     * engine still counts on an older session, the report of that session's loss reaches it before
+     * this call returns.
+     *
+     * @throws dev.locksmith.LockStoreException if the node's session is over
      */
     public Hold grant(LockQueue.OwnNode node, long token) {
-      String path = node.path();
-      String reason = "its lock node " + path + " was deleted by another ZooKeeper client";
-      HoldWatch watch = new HoldWatch(curator, path, () -> deleted(path, token, reason));
-      Hold h = new Hold(path, token, node.session(), watch);
+      Report before = session.admit(node.session());
+      if (before != null) {
+        settleLater(before);
+      }
+      Hold h = new Hold(this, node.path(), token, node.session());
       hold = h;
       watchLater(h);
       return h;
     }
 
     /**
-     * Ends the hold {@code h}, before the caller deletes its node or because the caller found it
-     * gone: the watch reports nothing from now on. Returns false if the watch had reported the
-     * node's deletion already.
+     * Ends the hold {@code h} because the caller found it gone: the watch reports nothing from now
+     * on. Returns false if the watch had reported the node's deletion already; that report then
+     * reaches the engine before this call returns.
      */
     public boolean drop(Hold h) {
       hold = null;
-      return h.watch.end();
+      if (h.watch.end()) {
+        return true;
+      }
+      settleLater(h.lossReport(null));
+      return false;
     }
 
     /**
      * The live hold, if its node still exists (one round trip, once connected: while disconnected
      * the session is unknown, and a hold of a session that may well survive is not "gone"); else
-     * null. A hold whose node turns out to be gone is dropped without a report: the caller's answer
-     * tells the engine.
+     * null. A hold whose node turns out to be gone (or whose session turns out to have expired) is
+     * dropped without a report: the caller's answer tells the engine.
      */
     public @Nullable Hold confirmed() throws Exception {
       session.awaitConnected();
@@ -220,19 +292,38 @@ public final class Holds {
     }
 
     /**
-     * The live hold nested once more, or null if there is none; a hold whose node turns out to be
-     * gone is dropped, and its loss reported unless its watch did (the caller's answer, a new hold,
-     * does not tell the engine of it).
+     * The live hold, to nest a new acquire on, or null if there is none. A hold whose release
+     * failed half-way is not nested on: its node is deleted first (it may be gone already), and the
+     * caller makes a new hold.
+     */
+    public @Nullable Hold nestable() throws Exception {
+      Hold h = live();
+      if (h == null || !h.releasing) {
+        return h;
+      }
+      // The owner released it, and the release failed on the way: finish it before anything new.
+      try {
+        curator.delete().guaranteed().forPath(h.path);
+      } catch (KeeperException.NoNodeException | KeeperException.SessionExpiredException gone) {
+        // Gone already: our earlier delete, Curator's guaranteed retry of it, or the session.
+      }
+      hold = null;
+      return null;
+    }
+
+    /**
+     * The live hold nested once more, or null if there is none (see {@link #nestable()}); a hold
+     * whose node turns out to be gone is dropped, and its loss reported before this call returns
+     * (the caller's answer, a new hold, does not tell the engine of it).
      */
     public @Nullable Hold reenter() throws Exception {
-      Hold h = live();
+      Hold h = nestable();
       if (h == null) {
         return null;
       }
       if (!exists(h)) {
         if (drop(h)) {
-          String reason = "its lock node " + h.path + " was deleted";
-          session.report(listener -> listener.holdLost(key, owner, h.token, reason));
+          settleLater(h.lossReport("its lock node " + h.path + " was deleted"));
         }
         return null;
       }
@@ -240,24 +331,110 @@ public final class Holds {
       return h;
     }
 
-    private boolean exists(Hold h) throws Exception {
-      session.awaitConnected();
-      return curator.checkExists().forPath(h.path) != null;
+    /**
+     * Releases the last nesting of the live hold {@code h}: deletes its node (one round trip) and
+     * forgets the hold once the node is gone. The watch is ended first, so that our own delete is
+     * not reported as a loss.
+     *
+     * <p>A release whose answer did not come back keeps the hold and throws, unless the session
+     * turns out to have ended meanwhile (a holder paused past its session hears of it only now, as
+     * its delete fails): then the node went with the session, and the answer is {@code NOT_HELD},
+     * never an outage. Asked again, the release deletes the node; a node that is gone then was
+     * deleted by the earlier attempt (or by Curator's guaranteed retry of it).
+     */
+    public ReleaseOutcome release(Hold h) throws Exception {
+      if (!h.watch.end()) {
+        hold = null;
+        settleLater(h.lossReport(null));
+        return ReleaseOutcome.NOT_HELD; // Deleted by someone else, and reported.
+      }
+      boolean askedBefore = h.releasing;
+      h.releasing = true;
+      try {
+        return deleteNode(h, askedBefore);
+      } catch (KeeperException.ConnectionLossException
+          | KeeperException.OperationTimeoutException
+          | KeeperException.RequestTimeoutException e) {
+        // No answer: the delete may or may not have been done, and the session may have ended
+        // meanwhile. Wait for the connection (as every call does) and look again.
+        try {
+          session.awaitConnected();
+        } catch (ConnectException stillDown) {
+          e.addSuppressed(stillDown);
+          throw e; // Still unreachable: the hold stays, to be released when asked again.
+        }
+        if (session.isOver(h.session)) {
+          hold = null;
+          return ReleaseOutcome.NOT_HELD; // Gone with its session.
+        }
+        return deleteNode(h, true);
+      }
     }
 
-    private void deleted(String path, long token, String reason) {
+    private ReleaseOutcome deleteNode(Hold h, boolean askedBefore) throws Exception {
+      try {
+        // Guaranteed: if the connection drops now, Curator keeps deleting in the background, so
+        // that the node goes even if nobody asks again.
+        curator.delete().guaranteed().forPath(h.path);
+        hold = null;
+        return ReleaseOutcome.RELEASED;
+      } catch (KeeperException.SessionExpiredException e) {
+        hold = null;
+        return ReleaseOutcome.NOT_HELD; // The session ended: the node went with it.
+      } catch (KeeperException.NoNodeException e) {
+        hold = null;
+        // Gone: deleted by an earlier attempt of ours if there was one (in this session), else by
+        // the session's end or by someone else.
+        return askedBefore && !session.isOver(h.session)
+            ? ReleaseOutcome.RELEASED
+            : ReleaseOutcome.NOT_HELD;
+      }
+    }
+
+    /**
+     * Whether {@code h}'s node still exists. A look that got no answer is made again once
+     * reconnected: a holder paused past its session hears of the expiry only as its request fails,
+     * and its node is then gone (not "unavailable").
+     */
+    private boolean exists(Hold h) throws Exception {
+      session.awaitConnected();
+      try {
+        return existsNow(h);
+      } catch (KeeperException.ConnectionLossException
+          | KeeperException.OperationTimeoutException
+          | KeeperException.RequestTimeoutException e) {
+        try {
+          session.awaitConnected();
+        } catch (ConnectException stillDown) {
+          e.addSuppressed(stillDown);
+          throw e;
+        }
+        return existsNow(h);
+      }
+    }
+
+    private boolean existsNow(Hold h) throws Exception {
+      if (session.isOver(h.session)) {
+        return false; // The session ended, and the node with it.
+      }
+      try {
+        return curator.checkExists().forPath(h.path) != null;
+      } catch (KeeperException.SessionExpiredException e) {
+        return false;
+      }
+    }
+
+    /** The report of {@code h}'s deletion, which its watch found. */
+    private void deleted(Hold h) {
       // The hold itself is dropped by live() on its next use: taking the slot's monitor here could
       // keep the event thread waiting for a store call in flight.
-      session.report(
-          listener -> {
-            log.warn("Lock node {} of lock '{}' was deleted by someone else", path, key.name());
-            listener.holdLost(key, owner, token, reason);
-          });
+      session.queue(h.lossReport(null));
     }
   }
 
   /** One granted hold: its node, token and session, and the owner's nested count on it. */
   public static final class Hold {
+    private final Slot slot;
     private final String path;
     private final long token;
     private final long session;
@@ -265,11 +442,42 @@ public final class Holds {
     private final long grantedAt = System.nanoTime();
     private volatile int count = 1;
 
-    private Hold(String path, long token, long session, HoldWatch watch) {
+    /**
+     * Whether its owner released it and a delete of its node was sent (it may not have arrived).
+     */
+    private volatile boolean releasing;
+
+    private @Nullable Report loss;
+
+    private Hold(Slot slot, String path, long token, long session) {
+      this.slot = slot;
       this.path = path;
       this.token = token;
       this.session = session;
-      this.watch = watch;
+      this.watch = new HoldWatch(slot.curator(), path, () -> slot.deleted(this));
+    }
+
+    /**
+     * The one report of this hold's loss, with {@code reason} (null: deleted by another client);
+     * made by whoever needs it first, the watch or a call that found the node gone.
+     */
+    private synchronized Report lossReport(@Nullable String reason) {
+      if (loss == null) {
+        String why =
+            reason != null
+                ? reason
+                : "its lock node " + path + " was deleted by another ZooKeeper client";
+        LockKey key = slot.key;
+        String owner = slot.owner;
+        loss =
+            slot.session()
+                .newReport(
+                    engine -> {
+                      log.warn("A hold on lock '{}' was lost: {}", key.name(), why);
+                      engine.holdLost(key, owner, token, why);
+                    });
+      }
+      return loss;
     }
 
     /** The path of the node that carries the hold. */

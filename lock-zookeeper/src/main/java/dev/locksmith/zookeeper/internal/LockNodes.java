@@ -13,12 +13,15 @@ import org.jspecify.annotations.Nullable;
 /**
  * How lock names and queue nodes are laid out in ZooKeeper.
  *
- * <p>A lock called {@code name} lives under {@code base/<encoded name>}; its queue is the ephemeral
- * sequential children {@code lock-N} (exclusive lock), {@code read-N} and {@code write-N}
- * (read-write lock). Exclusive and read-write nodes share the parent and its sequence counter but
- * never look at each other's nodes, so the two locks of one name are independent. Curator's
- * protection prefix ({@code _c_<uuid>-}) may precede the kind. Every node and parent a store
- * creates carries its ACL list, if it has one.
+ * <p>A lock called {@code name} of a store without a key prefix lives under {@code base/<encoded
+ * name>}; with a key prefix, under {@code base/<encoded prefix>+/<encoded name>}: the prefix is a
+ * path component of its own, and its {@code +} (which {@link #encode} never leaves in a name) keeps
+ * it apart from every lock of the store without a prefix, so no two (prefix, name) pairs share a
+ * lock. Its queue is the ephemeral sequential children {@code lock-N} (exclusive lock), {@code
+ * read-N} and {@code write-N} (read-write lock). Exclusive and read-write nodes share the parent
+ * and its sequence counter but never look at each other's nodes, so the two locks of one name are
+ * independent. Curator's protection prefix ({@code _c_<uuid>-}) may precede the kind. Every node
+ * and parent a store creates carries its ACL list, if it has one.
  */
 public final class LockNodes {
 
@@ -32,6 +35,12 @@ public final class LockNodes {
   public static final String WRITE = "write-";
 
   private static final int SEQUENCE_DIGITS = 10;
+
+  /**
+   * What ends the path component of a key prefix: a character that {@link #encode} always encodes,
+   * so that no lock name's component can end with it.
+   */
+  public static final String PREFIX_MARK = "+";
 
   /** The tree the ZooKeeper server keeps for itself. */
   private static final String RESERVED_TREE = "/zookeeper";
@@ -84,6 +93,19 @@ public final class LockNodes {
       Objects.requireNonNull(a, "acl must not contain null");
     }
     return List.copyOf(acl);
+  }
+
+  /**
+   * The parent of the locks of a store at {@code basePath} with {@code keyPrefix}: the base path
+   * itself for the empty prefix, else {@code basePath/<encoded prefix>+}.
+   */
+  public static String prefixPath(String basePath, String keyPrefix) {
+    return keyPrefix.isEmpty() ? basePath : basePath + "/" + encode(keyPrefix) + PREFIX_MARK;
+  }
+
+  /** Whether the child {@code component} of a base path holds the locks of a key prefix. */
+  public static boolean isPrefixComponent(String component) {
+    return component.endsWith(PREFIX_MARK);
   }
 
   /** The node kind prefix for {@code mode}. */

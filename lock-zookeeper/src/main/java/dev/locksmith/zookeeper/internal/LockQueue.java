@@ -41,8 +41,10 @@ public final class LockQueue {
 
   private final CuratorFramework curator;
   private final SessionWatch session;
-  private final String basePath;
-  private final String keyPrefix;
+
+  /** The path every lock's parent starts with: the base path or the key prefix's node, and "/". */
+  private final String parentsPath;
+
   private final @Nullable List<ACL> acl;
 
   /**
@@ -57,8 +59,7 @@ public final class LockQueue {
       @Nullable List<ACL> acl) {
     this.curator = curator;
     this.session = session;
-    this.basePath = basePath;
-    this.keyPrefix = keyPrefix;
+    this.parentsPath = LockNodes.prefixPath(basePath, keyPrefix) + "/";
     this.acl = acl;
   }
 
@@ -85,9 +86,9 @@ public final class LockQueue {
     return session;
   }
 
-  /** The parent of {@code key}'s queue. */
+  /** The parent of {@code key}'s queue, laid out as {@link LockNodes} says. */
   public String path(LockKey key) {
-    return basePath + "/" + LockNodes.encode(keyPrefix + key.name());
+    return parentsPath + LockNodes.encode(key.name());
   }
 
   /** The path of {@code node} in {@code key}'s queue. */

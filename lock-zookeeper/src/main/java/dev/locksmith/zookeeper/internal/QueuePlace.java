@@ -20,9 +20,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>{@link #poll()} grants the lock once no node before ours blocks it; {@link #awaitChange}
  * watches the one node we wait for, so that a release wakes one waiter, not the herd. The place
- * survives a suspended connection ({@code poll} answers busy) and ends with its session ({@code
- * poll} fails with {@link LockStoreException}, as it does when someone else deleted our node).
- * {@link #close()} deletes the node unless the lock was granted.
+ * survives a suspended connection ({@code poll} answers busy) and ends with its session: once the
+ * session's loss is reported (Curator's {@code LOST}, at the latest a session timeout after the
+ * connection went), the waiter is woken, and {@code poll} and {@code awaitChange} fail with {@link
+ * LockStoreException}, as {@code poll} does when someone else deleted our node. {@link #close()}
+ * deletes the node unless the lock was granted.
  *
  * <p>Round trips: each step asks the server at most once, and not at all where the last step's
  * answer still tells: the enqueue's listing names our first blocker, a listing that found nothing
@@ -43,6 +45,7 @@ public final class QueuePlace implements QueuedAttempt {
   private final WatcherRemoveCuratorFramework watching;
   private final Watcher watcher;
   private final Watcher ownNodeWatcher;
+  private final Runnable onSessionEnd = this::signal;
   private volatile @Nullable Runnable signal;
 
   // Written by the watchers on the ZooKeeper event thread.
@@ -106,6 +109,8 @@ public final class QueuePlace implements QueuedAttempt {
             signal();
           }
         };
+    // Our node goes with the session: when its loss is reported, the waiter must ask at once.
+    session.onSessionEnd(onSessionEnd);
   }
 
   private void signal() {
@@ -157,7 +162,7 @@ public final class QueuePlace implements QueuedAttempt {
           if (queue.blockerOf(key, owner, listed, mine) != null) {
             return Acquisition.busy();
           }
-          Hold existing = slot.live();
+          Hold existing = slot.nestable();
           Acquisition result;
           if (existing != null) {
             // The owner took the lock meanwhile through another call: nest, drop our node.
@@ -169,12 +174,13 @@ public final class QueuePlace implements QueuedAttempt {
           acquired = result;
           done = true;
           watching.removeWatchers();
+          session.noLongerWaiting(onSessionEnd);
           return result;
         });
   }
 
   private void checkPlace() {
-    if (node.session() != session.id()) {
+    if (session.isOver(node.session())) {
       throw new LockStoreException(
           "acquire of lock '"
               + key.name()
@@ -196,10 +202,13 @@ public final class QueuePlace implements QueuedAttempt {
     List<QueueNode> next = queueWithoutBlocker;
     queueWithoutBlocker = null;
     String left = deletedPath;
-    if (!session.isConnected()) {
-      return; // The engine polls again after its cap; watches come back with the session.
-    }
     session.checkOpen();
+    checkPlace(); // A place of an ended session waits for nothing: say so now.
+    if (!session.isConnected()) {
+      // Suspended: the engine polls again after its cap; watches come back with the session, and
+      // the session's end wakes us.
+      return;
+    }
     if (next != null && left != null && left.equals(watchedPath) && !ownNodeDeleted) {
       freeQueue = next; // The first node left and ours was right behind it: our turn.
       signal.run();
@@ -259,6 +268,7 @@ public final class QueuePlace implements QueuedAttempt {
     }
     done = true;
     watching.removeWatchers();
+    session.noLongerWaiting(onSessionEnd);
     if (session.isClosed()) {
       return; // The store's session is gone or going, and the node with it.
     }

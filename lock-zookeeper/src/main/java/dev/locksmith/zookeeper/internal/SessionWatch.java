@@ -7,6 +7,8 @@ import dev.locksmith.spi.StoreListener;
 import java.net.ConnectException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +17,7 @@ import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +29,18 @@ import org.slf4j.LoggerFactory;
  * StoreListener#suspended()}, {@code RECONNECTED} within the same session → {@link
  * StoreListener#resumed()}, {@code LOST} or a reconnect with a new session → {@link
  * StoreListener#sessionLost}. Every report, also a lost hold's, runs on one thread of the store's
- * own, in order, never on ZooKeeper's event thread (which the engine's reaction might block).
+ * own, in order, never on ZooKeeper's event thread (which the engine's reaction might block),
+ * unless a store call must make sure of it first (see below).
+ *
+ * <p><b>A session's loss is reported once, and before any hold of the next session.</b> The engine
+ * ends every lease it has when told that the session was lost, so a report that came after a hold
+ * of the new session was handed out would end that hold too (and leave its node behind for the
+ * session's life). The watch therefore keeps the session the engine counts on: the report of its
+ * loss ends it, whoever makes that report first (the event thread on {@code LOST} or on a reconnect
+ * with a new session, or a store call about to grant a hold of a newer session, which cannot wait
+ * for Curator's events), and a new session is adopted only once that report has reached the engine
+ * ({@link #admit}). Waiters in a queue are woken when their session's loss is reported ({@link
+ * #onSessionEnd}), so that they find out at once instead of at the end of their wait.
  *
  * <p>The watch ends when the store closes: from then on nothing is reported (the engine closed the
  * store, so the end of its holds is no news) and store operations fail with {@link
@@ -55,9 +69,21 @@ public final class SessionWatch implements SessionEvents {
   private final ScheduledThreadPoolExecutor events;
   private final ConnectionStateListener stateListener = this::stateChanged;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final Set<Runnable> sessionEndWaiters = ConcurrentHashMap.newKeySet();
   private volatile StoreListener listener = NO_LISTENER;
-  private volatile long sessionId;
   private volatile Runnable beforeResumed = () -> {};
+
+  /**
+   * The session whose holds the engine counts on: 0 once the report of its loss is made, until the
+   * next session is adopted. Changed under this watch's monitor.
+   */
+  private volatile long engineSession;
+
+  /** The last session whose loss was reported, which no store call may count on again. */
+  private volatile long endedSession;
+
+  /** The report of the last session's loss; guarded by this watch's monitor. */
+  private @Nullable Report sessionReport;
 
   /** A watch of {@code curator}'s session; it reports nothing until {@link #start}. */
   public SessionWatch(CuratorFramework curator) {
@@ -72,7 +98,7 @@ public final class SessionWatch implements SessionEvents {
             });
     // A closed store runs nothing more, not even what was due later.
     events.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-    this.sessionId = id();
+    this.engineSession = id();
   }
 
   /**
@@ -89,14 +115,34 @@ public final class SessionWatch implements SessionEvents {
     this.listener = Objects.requireNonNull(listener, "listener must not be null");
   }
 
-  /** Tells the engine's listener something, on the event thread, unless the store is closed. */
-  public void report(Consumer<StoreListener> event) {
-    run(
-        () -> {
-          if (!closed.get()) {
-            event.accept(listener);
-          }
-        });
+  /** Tells the engine's listener something on this thread, unless the store is closed. */
+  void tell(Consumer<StoreListener> event) {
+    if (closed.get()) {
+      return;
+    }
+    try {
+      event.accept(listener);
+    } catch (RuntimeException e) {
+      log.warn("The lock engine's listener threw on a store event", e);
+    }
+  }
+
+  /** A report of {@code event}, delivered by whoever needs it first (see {@link Report}). */
+  Report newReport(Consumer<StoreListener> event) {
+    return new Report(this, event);
+  }
+
+  /** Delivers {@code report} on the event thread, unless a store call delivers it first. */
+  void queue(Report report) {
+    run(report::deliver);
+  }
+
+  /**
+   * How long a store call waits for a report that another thread is delivering: the Curator
+   * client's connection timeout, the bound of every wait of a store call.
+   */
+  Duration reportTimeout() {
+    return Duration.ofMillis(curator.getZookeeperClient().getConnectionTimeoutMs());
   }
 
   /** Runs {@code task} on the event thread, unless the store is closed. */
@@ -124,6 +170,85 @@ public final class SessionWatch implements SessionEvents {
     } catch (Exception e) {
       return 0; // Curator is (re)connecting: no session to compare with yet.
     }
+  }
+
+  /**
+   * Whether {@code session} is over for this store: the client has another session (or none yet),
+   * or its loss has been reported. A hold or a queue place of such a session is gone with it.
+   */
+  public boolean isOver(long session) {
+    return session != id() || session == endedSession;
+  }
+
+  /**
+   * Called, under the slot's monitor, before a hold of {@code session} is handed out. If the engine
+   * still counts on an older session, its loss is reported first (the returned report, which the
+   * caller settles before the hold reaches the engine); a report of it another thread is making is
+   * returned too. Null if there is nothing to wait for.
+   *
+   * @throws LockStoreException if {@code session} is over itself: the node the hold would be is
+   *     gone with it
+   */
+  @Nullable Report admit(long session) {
+    if (engineSession == session && session != 0) {
+      return null; // The common case, on every grant: one volatile read.
+    }
+    synchronized (this) {
+      if (isOver(session)) {
+        throw new LockStoreException(
+            "the ZooKeeper session ended while the lock was being granted, and the lock node with"
+                + " it; try again");
+      }
+      if (engineSession == session) {
+        return null;
+      }
+      Report report =
+          engineSession != 0
+              ? endEngineSession(
+                  "the ZooKeeper session expired; the client reconnected with a new one")
+              : sessionReport;
+      engineSession = session;
+      return report;
+    }
+  }
+
+  /**
+   * Runs {@code waiter} (which must return at once) when the loss of the session is reported, until
+   * {@link #noLongerWaiting}.
+   */
+  public void onSessionEnd(Runnable waiter) {
+    sessionEndWaiters.add(waiter);
+  }
+
+  /** Stops running {@code waiter} at a session's end. */
+  public void noLongerWaiting(Runnable waiter) {
+    sessionEndWaiters.remove(waiter);
+  }
+
+  /**
+   * Ends the session the engine counts on and makes the report of its loss (which also wakes the
+   * waiters); null if its loss was reported already. Called under this watch's monitor.
+   */
+  private @Nullable Report endEngineSession(String reason) {
+    long ended = engineSession;
+    if (ended == 0) {
+      return null;
+    }
+    endedSession = ended;
+    engineSession = 0;
+    Report report =
+        newReport(
+            engine -> {
+              // Holds of the old session are stale by now: Holds compares their session with it.
+              log.warn("Lock holds on zookeeper ended: {}", reason);
+              try {
+                engine.sessionLost(reason);
+              } finally {
+                sessionEndWaiters.forEach(Runnable::run);
+              }
+            });
+    sessionReport = report;
+    return report;
   }
 
   /** Whether the client is connected right now. */
@@ -184,31 +309,47 @@ public final class SessionWatch implements SessionEvents {
     switch (state) {
       case SUSPENDED:
         log.warn("ZooKeeper connection suspended: lock holds are not safe until it comes back");
-        listener.suspended();
+        tell(StoreListener::suspended);
         break;
       case LOST:
-        sessionEnded("the ZooKeeper session was lost (expired or unreachable for its timeout)");
+        Report lost;
+        synchronized (this) {
+          // A LOST that comes after a store call adopted the next session (its report made, the
+          // client connected in it) is about the session before: that is told already.
+          boolean laterSessionLive = isConnected() && id() == engineSession;
+          lost =
+              laterSessionLive
+                  ? null
+                  : endEngineSession(
+                      "the ZooKeeper session was lost (expired or unreachable for its timeout)");
+        }
+        if (lost != null) {
+          lost.deliver();
+        }
         break;
       case CONNECTED:
       case RECONNECTED:
         long now = id();
-        long before = sessionId;
-        sessionId = now;
-        if (before != 0 && now != before) {
-          sessionEnded("the ZooKeeper session expired; the client reconnected with a new one");
-        } else if (state == ConnectionState.RECONNECTED) {
+        boolean same;
+        Report ended = null;
+        synchronized (this) {
+          same = now != 0 && now == engineSession;
+          if (!same && now != 0) {
+            ended =
+                endEngineSession(
+                    "the ZooKeeper session expired; the client reconnected with a new one");
+            engineSession = now;
+          }
+        }
+        if (ended != null) {
+          ended.deliver();
+        } else if (same && state == ConnectionState.RECONNECTED) {
           beforeResumed.run();
-          listener.resumed();
+          tell(StoreListener::resumed);
         }
         break;
       default:
         break;
     }
-  }
-
-  private void sessionEnded(String reason) {
-    // Holds of the old session are stale by now: Holds compares their session with the current.
-    log.warn("Lock holds on zookeeper ended: {}", reason);
-    listener.sessionLost(reason);
   }
 }
