@@ -2,6 +2,7 @@ package dev.locksmith.memcached;
 
 import dev.locksmith.LockOptions;
 import dev.locksmith.LockStoreException;
+import dev.locksmith.memcached.internal.StoreKeys;
 import dev.locksmith.spi.LockProvider;
 import dev.locksmith.spi.LockStore;
 import dev.locksmith.spi.LockUri;
@@ -31,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * 1s}: how long one memcached call may take before it fails with {@link LockStoreException}) and
  * {@code fencing} ({@code true} by default; {@code false} turns fencing tokens off, for clients
  * whose clocks are not kept in step). {@code keyPrefix} defaults to {@value
- * MemcachedLockStore#DEFAULT_KEY_PREFIX}.
+ * MemcachedLockStore#DEFAULT_KEY_PREFIX}; a prefix containing {@code lock:} or {@code fence:} is
+ * refused with {@link IllegalArgumentException} (its keys could be another prefix's).
  *
  * <p>The spymemcached client it builds speaks the binary protocol, cancels operations for a server
  * it is not connected to instead of queueing them or sending them to another server ({@link
@@ -69,6 +71,8 @@ public final class MemcachedLockProvider implements LockProvider {
     Duration timeout = uri.operationTimeout(Duration.ofSeconds(1));
     boolean fencing = uri.booleanOption(FENCING, true);
     String prefix = options.keyPrefix().orElse(MemcachedLockStore.DEFAULT_KEY_PREFIX);
+    // An unusable prefix is refused before a client connects (and would have to be shut down).
+    StoreKeys.requireUsable(prefix);
     String description =
         "memcached://"
             + servers.stream()

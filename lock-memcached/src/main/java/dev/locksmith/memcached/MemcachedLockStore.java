@@ -4,11 +4,11 @@ import dev.locksmith.Capability;
 import dev.locksmith.LockStoreException;
 import dev.locksmith.UnsupportedCapabilityException;
 import dev.locksmith.memcached.internal.FencingCounter;
+import dev.locksmith.memcached.internal.FencingCounter.Draw;
 import dev.locksmith.memcached.internal.ItemClient;
 import dev.locksmith.memcached.internal.ItemClient.PendingAdd;
 import dev.locksmith.memcached.internal.ItemClient.PendingCas;
 import dev.locksmith.memcached.internal.ItemClient.PendingGets;
-import dev.locksmith.memcached.internal.ItemClient.PendingIncr;
 import dev.locksmith.memcached.internal.LockRecord;
 import dev.locksmith.memcached.internal.StoreKeys;
 import dev.locksmith.spi.Acquisition;
@@ -56,11 +56,18 @@ import org.slf4j.LoggerFactory;
  * (below), so the item lives at least as long as asked and usually frees one to two seconds after
  * the rounded-up lease.
  *
- * <p>Fencing tokens (when enabled) come from {@code incr} on a per-name counter item, executed by
- * memcached after the {@code add}, so every holder's token is drawn after the previous holder's. A
- * missing counter is created at the wall clock in nanoseconds: tokens keep rising across counter
- * loss as long as the clients' clocks do not run behind each other by more than the counter lived.
- * That clock condition is the whole promise: see the module README.
+ * <p>Fencing tokens (when enabled) come from {@code incr} on a counter item shared by every name on
+ * the lock item's server ({@link FencingCounter}), executed by memcached after the {@code add}, so
+ * every holder's token is drawn after the previous holder's. A released lock leaves no item behind:
+ * the store keeps one counter per server and key prefix, whatever the number of names. A missing
+ * counter is created at the wall clock in nanoseconds: tokens keep rising across counter loss
+ * (eviction, flush, restart) as long as the clients' clocks do not run behind each other by more
+ * than the counter lived. That clock condition is the whole promise: see the module README. Two
+ * clients that both find the counter missing race to create it; the one memcached answers {@code
+ * NOT_STORED} draws again, so a won acquire never fails for it.
+ *
+ * <p>Key prefixes must not contain {@code lock:} or {@code fence:}, the separators of the key
+ * layout: with them, two prefixes could map different names onto one key ({@code StoreKeys}).
  *
  * <p>Failures (server unreachable, paused past the operation timeout, out of memory) throw
  * spymemcached's exceptions, which the engine reports as {@code LockStoreException} naming the kind
@@ -106,7 +113,7 @@ public final class MemcachedLockStore implements LockStore {
    * not shut it down.
    *
    * @param keyPrefix put before every key ({@code <prefix>lock:<name>}); printable ASCII without
-   *     spaces, at most 64 characters, may be empty
+   *     spaces and without {@code lock:} or {@code fence:}, at most 64 characters, may be empty
    * @param fencing whether to hand out fencing tokens (and declare {@link Capability#FENCING} and
    *     {@link Capability#DURABLE_FENCING}); turn it off when the clocks of the clients are not
    *     kept in step (see the README)
@@ -147,9 +154,17 @@ public final class MemcachedLockStore implements LockStore {
     return keys.lock(name);
   }
 
-  /** The memcached key of the fencing counter for {@code name} (for tests and operators). */
+  /**
+   * The memcached key of the fencing counter that {@code name} draws its tokens from, shared with
+   * every other name on its server (for tests and operators).
+   *
+   * @throws IllegalStateException if the store hands out no fencing tokens
+   */
   public String fenceKey(String name) {
-    return keys.fence(name);
+    if (counter == null) {
+      throw new IllegalStateException("this store hands out no fencing tokens (fencing=false)");
+    }
+    return counter.counterKey(name);
   }
 
   /**
@@ -203,14 +218,14 @@ public final class MemcachedLockStore implements LockStore {
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       LockRecord fresh = new LockRecord(counter != null ? LockRecord.PENDING : 0, 1, expiry, owner);
       PendingAdd add = items.add(itemKey, expiry, fresh.encode());
-      // Round trip 1: the add, with the counter's incr pipelined right behind it when both keys
-      // live on the same server, so memcached executes our incr after our add. A next holder's add
-      // can only succeed after our hold ended, which is after our incr answered, so its incr
-      // executes after ours: tokens rise across successive holders. An add that finds the lock
-      // taken burns the token it drew; gaps are allowed.
-      PendingIncr incr = counter != null ? counter.drawBehindAdd(key.name()) : null;
+      // Round trip 1: the add, with the counter's incr pipelined right behind it on the same
+      // connection (the counter lives on the lock item's server), so memcached executes our incr
+      // after our add. A next holder's add can only succeed after our hold ended, which is after
+      // our incr answered, so its incr executes after ours: tokens rise across successive holders.
+      // An add that finds the lock taken burns the token it drew; gaps are allowed.
+      Draw draw = counter != null ? counter.drawBehindAdd(key.name()) : null;
       Acquisition a =
-          add.created() ? recordToken(key, fresh, add, incr) : reenterOrBusy(key, owner, expiry);
+          add.created() ? recordToken(key, fresh, add, draw) : reenterOrBusy(key, owner, expiry);
       if (a != null) {
         return a;
       }
@@ -251,18 +266,17 @@ public final class MemcachedLockStore implements LockStore {
    * null if the item was lost before the token could be recorded (it expired, was flushed or
    * evicted, and maybe taken by someone else): the caller then starts over.
    *
-   * @param incr the {@code incr} pipelined behind the {@code add}, or null to send it now (keys on
-   *     different servers: only an incr sent after the add completed is known to execute after it)
+   * @param draw the draw begun behind the {@code add}, or null without fencing
    */
   private @Nullable Acquisition recordToken(
-      LockKey key, LockRecord fresh, PendingAdd add, @Nullable PendingIncr incr) throws Exception {
-    if (counter == null) {
+      LockKey key, LockRecord fresh, PendingAdd add, @Nullable Draw draw) throws Exception {
+    if (draw == null) {
       return Acquisition.acquired(0, 1);
     }
     String itemKey = keys.lock(key.name());
     long token;
     try {
-      token = (incr != null ? incr : counter.draw(key.name())).value();
+      token = draw.token();
     } catch (Exception e) {
       // Do not leave a hold without a token behind: its owner could not re-enter it until expiry.
       items.deleteSoon(itemKey, add.casId());

@@ -1,5 +1,6 @@
 package dev.locksmith.memcached;
 
+import dev.locksmith.memcached.fixture.MemcachedInspector;
 import dev.locksmith.memcached.internal.StoreKeys;
 import dev.locksmith.tck.OutsideActor;
 import dev.locksmith.tck.fixture.ServerHandle;
@@ -35,6 +36,11 @@ final class MemcachedServer extends ServerHandle {
 
   String uri() {
     return "memcached://" + address();
+  }
+
+  /** Counts and evicts items under a key prefix, as the kit's fixture does. */
+  MemcachedInspector inspector() {
+    return new MemcachedInspector("127.0.0.1", port());
   }
 
   /**

@@ -38,6 +38,7 @@ public final class ItemClient {
   private final String description;
   private final long timeoutMillis;
   private final boolean singleServer;
+  private final int servers;
 
   /**
    * Calls through {@code client}; {@code description} names the server in messages.
@@ -58,6 +59,7 @@ public final class ItemClient {
     this.description = description;
     this.timeoutMillis = Math.max(1, client.getOperationTimeout());
     this.singleServer = nodes.size() == 1;
+    this.servers = nodes.size();
   }
 
   /** Sends an {@code add}, which creates the item only if the key is free; does not wait. */
@@ -139,9 +141,31 @@ public final class ItemClient {
     }
   }
 
-  /** Sends an {@code incr} by one of the counter at {@code key}, created at {@code initial}. */
-  public PendingIncr incr(String key, long initial) {
-    return new PendingIncr(client.asyncIncr(key, 1L, initial, 0));
+  /**
+   * Deletes the item at {@code key}, whatever its version; one that is already gone is fine.
+   *
+   * @throws ErrorStatusException if memcached answered with an error
+   */
+  public void deleteKey(String key) throws Exception {
+    OperationFuture<Boolean> f = client.delete(key);
+    await(f);
+    status(f, "delete", StatusCode.ERR_NOT_FOUND);
+  }
+
+  /**
+   * Sends an {@code incr} by {@code by} of the counter at {@code key}, which memcached creates at
+   * {@code initial} (not adding {@code by}) if it is missing; does not wait.
+   */
+  public PendingIncr incr(String key, long by, long initial) {
+    return new PendingIncr(client.asyncIncr(key, by, initial, 0));
+  }
+
+  /**
+   * Sends an {@code incr} by one of the counter at {@code key} that does not create it (expiry
+   * {@code 0xffffffff} in the binary protocol); does not wait.
+   */
+  public PendingIncr incrIfPresent(String key) {
+    return new PendingIncr(client.asyncIncr(key, 1L, 0L, -1));
   }
 
   /**
@@ -159,6 +183,16 @@ public final class ItemClient {
   /** Whether the client has exactly one server, so every key goes to it. */
   public boolean singleServer() {
     return singleServer;
+  }
+
+  /** How many servers the client has. */
+  public int servers() {
+    return servers;
+  }
+
+  /** The server {@code key} goes to, as the client's live locator places it. */
+  public Object serverOf(String key) {
+    return client.getConnection().getLocator().getPrimary(key);
   }
 
   /**
@@ -290,6 +324,32 @@ public final class ItemClient {
         throw new ErrorStatusException("incr", future.getKey(), future.getStatus());
       }
       return value;
+    }
+
+    /**
+     * Waits for the answer: the counter's new value, or null if memcached answered {@code
+     * NOT_STORED}: the counter was missing and another client created it between this incr's lookup
+     * and its own creation (memcached does the two in separate steps), so nothing was drawn. Any
+     * other error throws.
+     */
+    public @Nullable Long valueUnlessRaced() throws Exception {
+      await(future);
+      if (future.getStatus().getStatusCode() == StatusCode.ERR_NOT_STORED) {
+        return null;
+      }
+      return value();
+    }
+
+    /**
+     * Waits for the answer of an {@link ItemClient#incrIfPresent}: the counter's new value, or null
+     * if there is no counter.
+     */
+    public @Nullable Long valueIfPresent() throws Exception {
+      await(future);
+      if (future.getStatus().getStatusCode() == StatusCode.ERR_NOT_FOUND) {
+        return null;
+      }
+      return value();
     }
   }
 }
