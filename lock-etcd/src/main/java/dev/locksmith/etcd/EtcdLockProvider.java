@@ -3,6 +3,7 @@ package dev.locksmith.etcd;
 import dev.locksmith.LockOptions;
 import dev.locksmith.LockStoreException;
 import dev.locksmith.etcd.internal.EtcdGateway;
+import dev.locksmith.etcd.internal.LockKeys;
 import dev.locksmith.spi.LockProvider;
 import dev.locksmith.spi.LockStore;
 import dev.locksmith.spi.LockUri;
@@ -20,8 +21,9 @@ import org.jspecify.annotations.Nullable;
  * members of one cluster to fail over between them. Options besides the common ones of {@link
  * LockOptions}: {@code operationTimeout} (default {@code 1s}: how long one request to one member
  * may take before it fails with {@link LockStoreException}). {@code keyPrefix} defaults to {@value
- * EtcdLockStore#DEFAULT_KEY_PREFIX}. etcd authentication (user and password) is not supported: a
- * URI with user info is refused.
+ * EtcdLockStore#DEFAULT_KEY_PREFIX}; a prefix containing {@code lock/} is refused with {@link
+ * IllegalArgumentException} (its keys could be another prefix's). A cluster with authentication on
+ * takes its user and password from the URI's user info ({@code etcd://user:password@host}).
  *
  * <p>{@link #open} talks to the cluster once (it grants and revokes a probe lease, to learn the
  * server's shortest lease) and fails with {@link LockStoreException} naming every member and why it
@@ -52,6 +54,8 @@ public final class EtcdLockProvider implements LockProvider {
     EtcdGateway.Credentials credentials = credentials(uri);
     Duration timeout = uri.operationTimeout(Duration.ofSeconds(1));
     String prefix = options.keyPrefix().orElse(EtcdLockStore.DEFAULT_KEY_PREFIX);
+    // An unusable prefix is refused before anything connects.
+    LockKeys.requireUsable(prefix);
     String description = uri.scheme() + "://" + String.join(",", members);
     EtcdGateway gateway =
         new EtcdGateway(members, uri.scheme().equals("etcds"), timeout, credentials);

@@ -8,6 +8,7 @@ import dev.locksmith.etcd.internal.EtcdKv.Txn;
 import dev.locksmith.etcd.internal.EtcdKv.TxnResult;
 import dev.locksmith.etcd.internal.HoldRecord;
 import dev.locksmith.etcd.internal.KeyValue;
+import dev.locksmith.etcd.internal.LockKeys;
 import dev.locksmith.etcd.internal.ReleaseWatch;
 import dev.locksmith.spi.Acquisition;
 import dev.locksmith.spi.LeaseExtension;
@@ -17,7 +18,6 @@ import dev.locksmith.spi.LockStore;
 import dev.locksmith.spi.ReleaseOutcome;
 import dev.locksmith.spi.ReleasePush;
 import dev.locksmith.spi.StoreTiming;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,21 +38,25 @@ import org.jspecify.annotations.Nullable;
  * key's create revision is its fencing token. Open it with {@code
  * LockClient.open("etcd://host:2379")} ({@link EtcdLockProvider}).
  *
- * <p>A lock is the key {@code <prefix>lock/<name>} (name in UTF-8), whose value records the owner,
- * its nested holds and the lease time in whole seconds ({@link HoldRecord}). Acquire grants a lease
- * of the lease time rounded up to whole seconds (etcd's TTLs are seconds) and runs one transaction:
- * if the key does not exist, put it on that lease; else read it. Re-entry, extend and release read
- * the key, check the owner, and write in a transaction that holds only if nobody wrote the key
- * since ({@code mod_revision}); so a release or extend after the lease ran out can never touch the
- * next holder's key. An extend with the hold's own lease time is a lease keep-alive (no Raft
- * write); any other lease time moves the key onto a new lease and revokes the old one.
+ * <p>A lock is the key {@code <prefix>lock/<name>} (name in UTF-8; a prefix containing {@code
+ * lock/} is refused, so that no two prefixes share a key), whose value records the owner, its
+ * nested holds and the lease time in whole seconds ({@link HoldRecord}). Acquire grants a lease of
+ * the lease time rounded up to whole seconds (etcd's TTLs are seconds) and runs one transaction: if
+ * the key does not exist, put it on that lease; else read it. Re-entry, extend and release read the
+ * key, check the owner, and write in a transaction that holds only if nobody wrote the key since
+ * ({@code mod_revision}); so a release or extend after the lease ran out can never touch the next
+ * holder's key. An extend with the hold's own lease time is a lease keep-alive (no Raft write); any
+ * other lease time moves the key onto a new lease and revokes the old one.
  *
  * <p>Expiry is etcd's: the leader deletes the key when its lease runs out, on the server's clock,
  * up to about half a second late (etcd checks leases twice a second), and a leader change or a
  * restart gives every lease its full TTL again, so a hold may outlast its lease after one. Tokens
  * ({@code create_revision}) strictly increase across holders and survive a restart with the data
  * directory: {@link Capability#FENCING} and {@link Capability#DURABLE_FENCING}. Waiters are woken
- * by a watch on the key ({@link Capability#WAKE_ON_RELEASE}). Read-write locks are not offered.
+ * by a watch on the key ({@link Capability#WAKE_ON_RELEASE}); a watch whose stream breaks opens a
+ * new one and wakes its waiter, whose next attempt fails at once if its own link to etcd is dead
+ * ({@link ReleaseWatch}). Read-write locks are not offered. A released lock leaves nothing in etcd:
+ * the key is deleted and its lease revoked.
  *
  * <p>Failures (no member reachable, a timeout, an HTTP error) throw {@link LockStoreException}
  * whose message names the member and the reason; an acquire whose transaction may or may not have
@@ -76,6 +80,7 @@ public final class EtcdLockStore implements LockStore {
 
   private final EtcdKv etcd;
   private final String keyPrefix;
+  private final LockKeys keys;
   private final String description;
   private final StoreTiming timing;
   // The threads of extendAll; they end after 30 s without work.
@@ -84,6 +89,7 @@ public final class EtcdLockStore implements LockStore {
   private EtcdLockStore(EtcdKv etcd, String keyPrefix, String description, StoreTiming timing) {
     this.etcd = etcd;
     this.keyPrefix = keyPrefix;
+    this.keys = new LockKeys(keyPrefix);
     this.description = description;
     this.timing = timing;
     String threadName = "locksmith-etcd-" + STORES.incrementAndGet() + "-extend";
@@ -108,8 +114,10 @@ public final class EtcdLockStore implements LockStore {
    * is granted once and its TTL read back.
    *
    * @throws LockStoreException if no member answers
+   * @throws IllegalArgumentException if the key prefix contains {@code lock/} ({@link LockKeys})
    */
   static EtcdLockStore connect(EtcdGateway gateway, String keyPrefix, String description) {
+    LockKeys.requireUsable(keyPrefix);
     EtcdKv etcd = new EtcdKv(gateway);
     long[] probe;
     try {
@@ -127,7 +135,7 @@ public final class EtcdLockStore implements LockStore {
 
   /** The etcd key of the lock called {@code name} (for tests and operators). */
   public byte[] lockKey(String name) {
-    return (keyPrefix + "lock/" + name).getBytes(StandardCharsets.UTF_8);
+    return keys.lock(name);
   }
 
   /** The etcd member ({@code host:port}) the next call goes to first. */

@@ -19,6 +19,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -57,6 +63,8 @@ public final class EtcdGateway implements AutoCloseable {
   private final AtomicInteger preferred = new AtomicInteger();
   private final @Nullable Credentials credentials;
   private volatile @Nullable String token;
+  // Background calls not answered yet: lease revokes of released or busy holds.
+  private final Set<CompletableFuture<?>> background = ConcurrentHashMap.newKeySet();
 
   /**
    * An etcd user and password, for clusters with authentication on.
@@ -252,17 +260,22 @@ public final class EtcdGateway implements AutoCloseable {
 
   /**
    * Posts {@code body} to {@code path} without waiting: for clean-up that may fail harmlessly (a
-   * lease revoke; an unrevoked lease ends at its TTL). Works on an interrupted thread.
+   * lease revoke; an unrevoked lease ends at its TTL). Works on an interrupted thread. {@link
+   * #close} lets the calls still on their way finish first.
    */
   public void callInBackground(String path, ObjectNode body) {
     URI member = streamMember();
-    http.sendAsync(request(member, path, json(body)), HttpResponse.BodyHandlers.discarding())
-        .whenComplete(
-            (r, e) -> {
-              if (e != null) {
-                log.debug("Background {} on etcd {} failed: {}", path, member.getAuthority(), e);
-              }
-            });
+    CompletableFuture<?> call =
+        http.sendAsync(request(member, path, json(body)), HttpResponse.BodyHandlers.discarding())
+            .whenComplete(
+                (r, e) -> {
+                  if (e != null) {
+                    log.debug(
+                        "Background {} on etcd {} failed: {}", path, member.getAuthority(), e);
+                  }
+                });
+    background.add(call);
+    call.whenComplete((r, e) -> background.remove(call));
   }
 
   private HttpRequest request(URI member, String path, byte[] body) {
@@ -339,11 +352,22 @@ public final class EtcdGateway implements AutoCloseable {
   }
 
   /**
-   * Drops the connections. Java 17's {@link HttpClient} has no close (its threads end once it is
-   * unreachable); on Java 21 and later this calls its {@code shutdownNow()}, found reflectively.
+   * Waits, at most one request timeout, for the background calls still on their way (the lease
+   * revokes of the last releases: cut short, each would leave its lease on the server until its
+   * TTL), then drops the connections. Java 17's {@link HttpClient} has no close (its threads end
+   * once it is unreachable, and its daemon threads do not keep the JVM alive for the calls still
+   * pending); on Java 21 and later this calls its {@code shutdownNow()}, found reflectively.
    */
   @Override
   public void close() {
+    CompletableFuture<?>[] pending = background.toArray(new CompletableFuture<?>[0]);
+    try {
+      CompletableFuture.allOf(pending).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      log.debug("Background calls to etcd had not all ended when the store closed", e);
+    }
     try {
       http.getClass().getMethod("shutdownNow").invoke(http);
     } catch (NoSuchMethodException java17) {
