@@ -6,6 +6,7 @@ module dev.locksmith.jdbc {
   requires spring.jdbc;
   requires spring.tx;
   requires com.zaxxer.hikari;
+  requires org.slf4j;
   requires static org.jspecify;
 
   exports dev.locksmith.jdbc;

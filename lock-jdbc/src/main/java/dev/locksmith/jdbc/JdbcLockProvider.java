@@ -21,12 +21,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>The URI minus its query is the JDBC URL. Query options named {@code locksmith.*} configure the
  * store ({@code locksmith.table}, {@code locksmith.schema}, {@code locksmith.createTable}, {@code
- * locksmith.queryTimeout}, {@code locksmith.poolSize}, {@code locksmith.connectionTimeout}); the
- * common options ({@code leaseTime}, …) configure the client; every other option is a driver
- * property ({@code user}, {@code password}, {@code sslmode}, …) and goes to the driver as is. An
- * unknown {@code locksmith.*} option is an error. Connections are pooled with HikariCP, with a
- * bounded connection timeout so that an unreachable database fails fast with {@link
- * LockStoreException} instead of hanging.
+ * locksmith.queryTimeout}, {@code locksmith.poolSize}, {@code locksmith.connectionTimeout}, {@code
+ * locksmith.sweepInterval}); the common options ({@code leaseTime}, …) configure the client; every
+ * other option is a driver property ({@code user}, {@code password}, {@code sslmode}, …) and goes
+ * to the driver as is. An unknown {@code locksmith.*} option is an error. Connections are pooled
+ * with HikariCP, with a bounded connection timeout so that an unreachable database fails fast with
+ * {@link LockStoreException} instead of hanging.
  */
 public final class JdbcLockProvider implements LockProvider {
 
@@ -48,8 +48,21 @@ public final class JdbcLockProvider implements LockProvider {
   /** How long to wait for a pooled connection, such as {@code 3s} (default 3 s). */
   public static final String CONNECTION_TIMEOUT = "locksmith.connectionTimeout";
 
+  /**
+   * How often to sweep the rows of holds that ended without a release, such as {@code 30s} (default
+   * 30 s, from 100 ms to 1 h).
+   */
+  public static final String SWEEP_INTERVAL = "locksmith.sweepInterval";
+
   private static final Set<String> OPTIONS =
-      Set.of(TABLE, SCHEMA, CREATE_TABLE, QUERY_TIMEOUT, POOL_SIZE, CONNECTION_TIMEOUT);
+      Set.of(
+          TABLE,
+          SCHEMA,
+          CREATE_TABLE,
+          QUERY_TIMEOUT,
+          POOL_SIZE,
+          CONNECTION_TIMEOUT,
+          SWEEP_INTERVAL);
   private static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(3);
   private static final AtomicInteger POOLS = new AtomicInteger();
 
@@ -100,6 +113,14 @@ public final class JdbcLockProvider implements LockProvider {
           break;
         case POOL_SIZE:
           poolSize = parsePoolSize(value);
+          break;
+        case SWEEP_INTERVAL:
+          Duration sweep = parseDuration(SWEEP_INTERVAL, value);
+          if (sweep.compareTo(JdbcLockStoreOptions.MIN_SWEEP_INTERVAL) < 0) {
+            throw new IllegalArgumentException(
+                SWEEP_INTERVAL + " must be at least 100ms, was '" + value + "'");
+          }
+          store.sweepInterval(sweep);
           break;
         case CONNECTION_TIMEOUT:
           connectionTimeout = parseDuration(CONNECTION_TIMEOUT, value);

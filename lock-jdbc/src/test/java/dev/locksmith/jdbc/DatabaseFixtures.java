@@ -1,8 +1,13 @@
 package dev.locksmith.jdbc;
 
+import dev.locksmith.jdbc.fixture.H2Fixture;
+import dev.locksmith.jdbc.fixture.JdbcInspector;
 import dev.locksmith.jdbc.fixture.JdbcOutsideActor;
+import dev.locksmith.tck.ClientLinks;
 import dev.locksmith.tck.OutsideActor;
 import dev.locksmith.tck.StoreFaults;
+import dev.locksmith.tck.StoreInspector;
+import dev.locksmith.tck.fixture.ProxiedLinks;
 import dev.locksmith.tck.fixture.RunningStore;
 import dev.locksmith.tck.fixture.StoreFixture;
 import java.time.Duration;
@@ -12,8 +17,11 @@ import java.util.function.Supplier;
 /**
  * PostgreSQL and MariaDB servers of their own (embedded binaries, see {@link PostgresServer} and
  * {@link MariaDbServer}) as kit fixtures, which the kit may pause ({@code SIGSTOP}), kill ({@code
- * SIGKILL}) and restart on the same port and data directory. Not registered for {@code
- * ServiceLoader}: {@code locksmith compare} shows JDBC on H2, which starts in a second.
+ * SIGKILL}) and restart on the same port and data directory. Their clients sweep every {@link
+ * H2Fixture#SWEEP_INTERVAL}; the inspector counts and deletes rows with SQL ({@link
+ * JdbcInspector}), and each linked client reaches the server through a proxy of its own. Not
+ * registered for {@code ServiceLoader}: {@code locksmith compare} shows JDBC on H2, which starts in
+ * a second.
  */
 final class DatabaseFixtures {
 
@@ -29,12 +37,14 @@ final class DatabaseFixtures {
         "postgresql",
         () -> {
           PostgresServer server = PostgresServer.start();
+          String options =
+              "&locksmith.queryTimeout=3s&socketTimeout=2&connectTimeout=2&cancelSignalTimeout=1"
+                  + H2Fixture.SWEEP_OPTION;
           return new Started(
               server,
-              server.lockUri(
-                  "&locksmith.queryTimeout=3s&socketTimeout=2&connectTimeout=2"
-                      + "&cancelSignalTimeout=1"),
-              server.lockUri(""));
+              server.lockUri(options),
+              server.lockUri(""),
+              new ProxiedLinks("127.0.0.1", server.port(), port -> server.lockUri(port, options)));
         });
   }
 
@@ -47,14 +57,17 @@ final class DatabaseFixtures {
         "mariadb",
         () -> {
           MariaDbServer server = MariaDbServer.start();
+          String options = "&socketTimeout=2000&connectTimeout=2000" + H2Fixture.SWEEP_OPTION;
           return new Started(
               server,
-              server.lockUri("&socketTimeout=2000&connectTimeout=2000"),
-              server.lockUri(""));
+              server.lockUri(options),
+              server.lockUri(""),
+              new ProxiedLinks("127.0.0.1", server.port(), port -> server.lockUri(port, options)));
         });
   }
 
-  private record Started(SignalledServer server, String clientUri, String plainUri) {}
+  private record Started(
+      SignalledServer server, String clientUri, String plainUri, ProxiedLinks links) {}
 
   private static StoreFixture fixture(String name, Supplier<Started> start) {
     return new StoreFixture() {
@@ -66,6 +79,7 @@ final class DatabaseFixtures {
       @Override
       public RunningStore start() {
         Started s = start.get();
+        JdbcInspector inspector = new JdbcInspector(s.plainUri(), H2Fixture.SWEEP_INTERVAL);
         return new RunningStore() {
           @Override
           public String uri() {
@@ -92,7 +106,18 @@ final class DatabaseFixtures {
           }
 
           @Override
+          public Optional<ClientLinks> links() {
+            return Optional.of(s.links());
+          }
+
+          @Override
+          public Optional<StoreInspector> inspector() {
+            return Optional.of(inspector);
+          }
+
+          @Override
           public void close() {
+            s.links().close();
             s.server().close();
           }
         };

@@ -40,7 +40,8 @@ class JdbcLockProviderTest {
               c.prepareStatement("SELECT name, owner, holds, version FROM custom_locks");
           ResultSet rs = ps.executeQuery()) {
         assertThat(rs.next()).isTrue();
-        assertThat(rs.getString("name")).isEqualTo("app:job");
+        // A non-empty prefix is joined with U+001F, so ("app:", "job") is not ("app", ":job").
+        assertThat(rs.getString("name")).isEqualTo("app:\u001Fjob");
         assertThat(rs.getString("owner")).isNotBlank();
         assertThat(rs.getInt("holds")).isEqualTo(1);
         assertThat(rs.getLong("version")).isEqualTo(lease.fencingToken());
@@ -110,6 +111,18 @@ class JdbcLockProviderTest {
         .hasMessageContaining("locksmith.poolSize");
     assertThatThrownBy(() -> LockClient.open(url + "?locksmith.queryTimeout=soon"))
         .hasMessageContaining("locksmith.queryTimeout");
+    assertThatThrownBy(() -> LockClient.open(url + "?locksmith.sweepInterval=10ms"))
+        .hasMessageContaining("locksmith.sweepInterval");
+    assertThatThrownBy(() -> LockClient.open(url + "?locksmith.sweepInterval=2h"))
+        .hasMessageContaining("locksmith.sweepInterval");
+    assertThatThrownBy(() -> JdbcLockStoreOptions.builder().sweepInterval(Duration.ofMillis(99)))
+        .isInstanceOf(IllegalArgumentException.class);
+    // The prefix, U+001F and a 256-byte name must fit the 320 characters of the name column.
+    assertThatThrownBy(
+            () -> LockClient.open(url, LockOptions.builder().keyPrefix("k".repeat(64)).build()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("keyPrefix")
+        .hasMessageContaining("k".repeat(64));
   }
 
   @Test
@@ -133,14 +146,18 @@ class JdbcLockProviderTest {
     try (Connection c = DriverManager.getConnection(url)) {
       c.createStatement().execute("CREATE SCHEMA locking");
     }
-    try (LockClient client = LockClient.open(url + "?locksmith.schema=locking")) {
-      assertThat(client.lock("x").tryAcquire()).isPresent();
-    }
-    try (Connection c = DriverManager.getConnection(url);
+    try (LockClient client = LockClient.open(url + "?locksmith.schema=locking");
+        Lease held = client.lock("x").tryAcquire().orElseThrow();
+        Connection c = DriverManager.getConnection(url);
         ResultSet rs =
-            c.createStatement().executeQuery("SELECT COUNT(*) FROM locking.locksmith_locks")) {
+            c.createStatement()
+                .executeQuery(
+                    "SELECT COUNT(*), MAX(version), NEXT VALUE FOR locking.locksmith_locks_seq"
+                        + " FROM locking.locksmith_locks")) {
       rs.next();
       assertThat(rs.getInt(1)).isEqualTo(1);
+      assertThat(rs.getLong(3)).as("the schema's token sequence").isGreaterThan(rs.getLong(2));
+      assertThat(held.fencingToken()).isEqualTo(rs.getLong(2));
     }
   }
 

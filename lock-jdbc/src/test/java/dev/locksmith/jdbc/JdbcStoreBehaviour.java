@@ -42,7 +42,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 abstract class JdbcStoreBehaviour {
 
-  private final List<AutoCloseable> toClose = new ArrayList<>();
+  final List<AutoCloseable> toClose = new ArrayList<>();
 
   /** A lock URI of the database under test. */
   abstract String lockUri();
@@ -54,6 +54,24 @@ abstract class JdbcStoreBehaviour {
     LockClient c = LockClient.open(lockUri(), options);
     toClose.add(c);
     return c;
+  }
+
+  /** A client with {@code uriOptions} ({@code key=value&…}) added to the lock URI. */
+  LockClient client(LockOptions options, String uriOptions) {
+    String uri = lockUri() + (lockUri().contains("?") ? "&" : "?") + uriOptions;
+    LockClient c = LockClient.open(uri, options);
+    toClose.add(c);
+    return c;
+  }
+
+  private static LockOptions prefixed(String keyPrefix) {
+    return keyPrefix.isEmpty()
+        ? LockOptions.defaults()
+        : LockOptions.builder().keyPrefix(keyPrefix).build();
+  }
+
+  static Duration lease30() {
+    return Duration.ofSeconds(30);
   }
 
   LockClient client() {
@@ -123,17 +141,18 @@ abstract class JdbcStoreBehaviour {
   }
 
   @Test
-  @DisplayName("Release keeps the row: the next holder's token is the version, one higher")
-  void releaseKeepsTheRowAndTheTokenRises() throws Exception {
+  @DisplayName("Release deletes the row; the next holder's token is higher all the same")
+  void releaseDeletesTheRowAndTheTokenRises() throws Exception {
     String name = uniqueName("durable");
     LockClient a = client();
     long first;
     try (Lease lease = a.lock(name).tryAcquire().orElseThrow()) {
       first = lease.fencingToken();
+      assertThat(rowVersion(name)).isEqualTo(first);
     }
-    assertThat(rowVersion(name)).isEqualTo(first);
+    assertThat(rowsContaining(name)).isZero();
     try (Lease lease = client().lock(name).tryAcquire().orElseThrow()) {
-      assertThat(lease.fencingToken()).isEqualTo(first + 1);
+      assertThat(lease.fencingToken()).isGreaterThan(first);
     }
   }
 
@@ -408,20 +427,192 @@ abstract class JdbcStoreBehaviour {
   }
 
   @Test
-  @DisplayName("Purging idle rows deletes them, and the name starts again at token 1")
-  void purgeResetsTokens() {
+  @DisplayName("Purging idle rows deletes them, and the name's tokens keep rising")
+  void purgeKeepsTokensRising() throws Exception {
     JdbcLockStore store = store();
-    LockKey key = LockKey.exclusive(uniqueName("purge"));
+    String tag = uniqueName("purge");
+    LockKey key = LockKey.exclusive(tag + "-idle");
+    long last = 0;
     for (int i = 0; i < 3; i++) {
-      store.tryAcquire(key, "o", Duration.ofSeconds(30));
+      last = store.tryAcquire(key, "o", Duration.ofSeconds(30)).token();
       store.release(key, "o");
     }
-    LockKey held = LockKey.exclusive(uniqueName("held"));
+    LockKey held = LockKey.exclusive(tag + "-held");
     store.tryAcquire(held, "o", Duration.ofSeconds(30));
+    LockKey lapsed = LockKey.exclusive(tag + "-lapsed");
+    store.tryAcquire(lapsed, "o", Duration.ofMillis(1));
+    await().atMost(Duration.ofSeconds(5)).until(() -> !store.read(lapsed).locked());
     assertThat(store.purgeIdle(Duration.ZERO)).isGreaterThanOrEqualTo(1);
-    assertThat(store.tryAcquire(key, "o", Duration.ofSeconds(30)).token()).isEqualTo(1);
+    assertThat(rowsContaining(tag)).as("only the held lock's row is left").isEqualTo(1);
+    assertThat(store.tryAcquire(key, "o", Duration.ofSeconds(30)).token()).isGreaterThan(last);
     // A held lock is never idle.
     assertThat(store.read(held).owner()).isEqualTo("o");
+  }
+
+  @Test
+  @DisplayName(
+      "Distinct names acquired and released (exclusive, nested, read, write) leave no rows")
+  void releasedLocksLeaveNoRows() throws Exception {
+    String tag = uniqueName("footprint");
+    LockClient a = client(LockOptions.builder().keyPrefix("fp-" + tag.hashCode()).build());
+    LockClient b = client(LockOptions.builder().keyPrefix("fp-" + tag.hashCode()).build());
+    for (int i = 0; i < 120; i++) {
+      String name = tag + "-x-" + i;
+      DistributedLock lock = a.lock(name).withOwner("footprint-owner");
+      try (Lease lease = lock.tryAcquire().orElseThrow()) {
+        if (i % 10 == 0) {
+          lock.tryAcquire().orElseThrow().release();
+        }
+        if (i % 7 == 0) {
+          assertThat(b.lock(name).isLocked()).isTrue();
+        }
+      }
+    }
+    for (int i = 0; i < 40; i++) {
+      DistributedReadWriteLock rw = a.readWriteLock(tag + "-rw-" + i);
+      if (i % 2 == 0) {
+        try (Lease r1 = rw.readLock().tryAcquire().orElseThrow();
+            Lease r2 = b.readWriteLock(rw.name()).readLock().tryAcquire().orElseThrow()) {
+          assertThat(r2.isValid()).isTrue();
+        }
+      } else {
+        rw.writeLock().tryAcquire().orElseThrow().release();
+        rw.readLock().tryAcquire().orElseThrow().release();
+      }
+    }
+    assertThat(rowsContaining(tag)).as("rows left by released locks").isZero();
+  }
+
+  @Test
+  @DisplayName("A crashed holder's rows are swept once its lease ran out")
+  void crashedHoldersRowsAreSwept() throws Exception {
+    String tag = uniqueName("crashed");
+    // A client that sweeps often; the holder below never releases, like a process that died.
+    client(LockOptions.defaults(), "locksmith.sweepInterval=200ms");
+    JdbcLockStore holder = store();
+    Duration lease = Duration.ofMillis(500);
+    for (int i = 0; i < 20; i++) {
+      assertThat(holder.tryAcquire(LockKey.exclusive(tag + "-" + i), "dead", lease).isAcquired())
+          .isTrue();
+    }
+    holder.tryAcquire(new LockKey(tag + "-w", LockMode.WRITE), "dead", lease);
+    holder.tryAcquire(new LockKey(tag + "-r", LockMode.READ), "dead", lease);
+    assertThat(rowsContaining(tag)).isEqualTo(23);
+    await()
+        .atMost(lease.plus(Duration.ofMillis(200)).plusSeconds(5))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> rowsContaining(tag) == 0);
+  }
+
+  @Test
+  @DisplayName("Tokens keep rising when a lock's rows are deleted behind the store's back")
+  void tokensRiseAfterRowsAreDeleted() throws Exception {
+    JdbcLockStore store = store();
+    String tag = uniqueName("deleted");
+    LockKey key = LockKey.exclusive(tag + "-x");
+    long last = 0;
+    for (int i = 0; i < 3; i++) {
+      last = store.tryAcquire(key, "o", Duration.ofSeconds(30)).token();
+      store.release(key, "o");
+    }
+    LockKey write = new LockKey(tag + "-rw", LockMode.WRITE);
+    long lastWrite = store.tryAcquire(write, "w", Duration.ofSeconds(30)).token();
+    store.release(write, "w");
+    deleteRowsContaining(tag);
+    assertThat(store.tryAcquire(key, "o", Duration.ofSeconds(30)).token())
+        .as("token after the rows were deleted")
+        .isGreaterThan(last);
+    assertThat(store.tryAcquire(LockKey.exclusive(tag + "-new"), "o", lease30()).token())
+        .as("token of a name never seen")
+        .isGreaterThan(Math.max(last, lastWrite));
+    Acquisition reader = store.tryAcquire(new LockKey(write.name(), LockMode.READ), "r", lease30());
+    assertThat(reader.token()).as("reader after the writer").isGreaterThan(lastWrite);
+    store.release(new LockKey(write.name(), LockMode.READ), "r");
+    assertThat(store.tryAcquire(write, "w", lease30()).token()).isGreaterThan(reader.token());
+  }
+
+  @Test
+  @DisplayName("Prefixes never collide: (\"a\", \"bc\") and (\"ab\", \"c\") are two locks")
+  void prefixesNeverCollide() {
+    String u = Integer.toHexString(UUID.randomUUID().hashCode());
+    // Each two pairs concatenate to the same string.
+    String[][] pairs = {
+      {"a" + u, "bc"}, {"a" + u + "b", "c"},
+      {"", u + "x:foo"}, {u + "x:", "foo"},
+      {"p" + u + ":", "x:lock:y"}, {"p" + u + ":x:", "lock:y"},
+    };
+    for (int i = 0; i < pairs.length; i += 2) {
+      LockClient first = client(prefixed(pairs[i][0]));
+      LockClient second = client(prefixed(pairs[i + 1][0]));
+      Lease held = first.lock(pairs[i][1]).tryAcquire().orElseThrow();
+      assertThat(second.lock(pairs[i + 1][1]).tryAcquire())
+          .as(
+              "(%s, %s) while (%s, %s) is held",
+              pairs[i + 1][0], pairs[i + 1][1], pairs[i][0], pairs[i][1])
+          .isPresent();
+      held.release();
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "A table of the earlier version (no sequence, versions up to 50) keeps working: tokens rise"
+          + " above 50, also when clients open it at once")
+  void upgradesATableOfTheEarlierVersion() throws Exception {
+    String table = "old_" + Integer.toHexString(UUID.randomUUID().hashCode() & 0x7fffffff);
+    try (Connection c = dataSource().getConnection();
+        java.sql.Statement st = c.createStatement()) {
+      st.execute(
+          "CREATE TABLE "
+              + table
+              + " (name VARCHAR(320) NOT NULL, kind CHAR(1) NOT NULL, owner VARCHAR(255),"
+              + " holds INT NOT NULL, version BIGINT NOT NULL, expires_at BIGINT NOT NULL,"
+              + " waiting_owner VARCHAR(255), waiting_until BIGINT NOT NULL,"
+              + " PRIMARY KEY (name, kind))");
+      st.execute(
+          "CREATE TABLE "
+              + table
+              + "_readers (name VARCHAR(320) NOT NULL, owner VARCHAR(255) NOT NULL,"
+              + " holds INT NOT NULL, expires_at BIGINT NOT NULL, PRIMARY KEY (name, owner))");
+      st.execute(
+          "INSERT INTO "
+              + table
+              + " VALUES ('released', 'X', NULL, 0, 50, 0, NULL, 0),"
+              + " ('held', 'X', 'old-owner', 1, 40, 9000000000000, NULL, 0),"
+              + " ('written', 'W', NULL, 0, 45, 0, NULL, 0)");
+    }
+    JdbcLockStoreOptions options = JdbcLockStoreOptions.builder().table(table).build();
+    ExecutorService openers = Executors.newFixedThreadPool(4);
+    List<JdbcLockStore> stores = new ArrayList<>();
+    try {
+      List<Future<JdbcLockStore>> opening = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        opening.add(openers.submit(() -> new JdbcLockStore(dataSource(), options)));
+      }
+      for (Future<JdbcLockStore> f : opening) {
+        stores.add(f.get(60, TimeUnit.SECONDS));
+      }
+    } finally {
+      openers.shutdownNow();
+      toClose.addAll(stores);
+    }
+    JdbcLockStore a = stores.get(0);
+    JdbcLockStore b = stores.get(3);
+    LockKey released = LockKey.exclusive("released");
+    assertThat(a.tryAcquire(released, "new", lease30()).token()).isGreaterThan(50);
+    assertThat(b.tryAcquire(LockKey.exclusive("fresh"), "new", lease30()).token())
+        .as("a name the old table never saw")
+        .isGreaterThan(50);
+    LockKey held = LockKey.exclusive("held");
+    assertThat(b.tryAcquire(held, "new", lease30()).isAcquired()).isFalse();
+    assertThat(a.release(held, "old-owner")).isEqualTo(ReleaseOutcome.RELEASED);
+    assertThat(b.tryAcquire(held, "new", lease30()).token()).isGreaterThan(50);
+    LockKey written = new LockKey("written", LockMode.WRITE);
+    assertThat(a.tryAcquire(written, "new", lease30()).token()).isGreaterThan(50);
+    // Rows deleted (released, or swept as the old table's free rows are): still above 50.
+    a.release(released, "new");
+    assertThat(b.purgeIdle(Duration.ZERO)).isGreaterThanOrEqualTo(0);
+    assertThat(b.tryAcquire(released, "again", lease30()).token()).isGreaterThan(50);
   }
 
   private void assertRoundTrip(String tricky) throws Exception {
@@ -434,6 +625,38 @@ abstract class JdbcStoreBehaviour {
       assertThat(client().lock(tricky).tryAcquire().map(l -> l.name())).isPresent();
       // The row holds exactly the name, byte for byte, and the table is still there.
       assertThat(rowVersion(name)).isEqualTo(lease.fencingToken());
+    }
+  }
+
+  /** The rows of both default lock tables whose name contains {@code text}, whatever the layout. */
+  long rowsContaining(String text) throws SQLException {
+    long rows = 0;
+    try (Connection c = dataSource().getConnection()) {
+      for (String table : List.of("locksmith_locks", "locksmith_locks_readers")) {
+        try (PreparedStatement ps =
+            c.prepareStatement("SELECT COUNT(*) FROM " + table + " WHERE name LIKE ?")) {
+          ps.setString(1, "%" + text + "%");
+          try (ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            rows += rs.getLong(1);
+          }
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** Deletes the rows whose name contains {@code text}, as an operator or an eviction would. */
+  void deleteRowsContaining(String text) throws SQLException {
+    try (Connection c = dataSource().getConnection()) {
+      c.setAutoCommit(true);
+      for (String table : List.of("locksmith_locks", "locksmith_locks_readers")) {
+        try (PreparedStatement ps =
+            c.prepareStatement("DELETE FROM " + table + " WHERE name LIKE ?")) {
+          ps.setString(1, "%" + text + "%");
+          ps.executeUpdate();
+        }
+      }
     }
   }
 

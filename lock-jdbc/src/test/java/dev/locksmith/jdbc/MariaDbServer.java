@@ -81,10 +81,19 @@ final class MariaDbServer extends SignalledServer {
    * call within the kit's store timeout instead of the provider's default of seconds more.
    */
   String lockUri(String extraOptions) {
+    return lockUri(port, extraOptions);
+  }
+
+  /** As {@link #lockUri(String)}, for a client that reaches the server through {@code via}. */
+  String lockUri(int via, String extraOptions) {
     return "jdbc:mariadb://127.0.0.1:"
-        + port
+        + via
         + "/locks?user=root&locksmith.connectionTimeout=1s&locksmith.queryTimeout=2s"
         + extraOptions;
+  }
+
+  int port() {
+    return port;
   }
 
   DataSource dataSource() {

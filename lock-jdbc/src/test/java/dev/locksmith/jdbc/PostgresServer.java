@@ -43,8 +43,13 @@ final class PostgresServer extends SignalledServer {
 
   /** The lock URI of this server, with extra query options appended. */
   String lockUri(String extraOptions) {
+    return lockUri(port, extraOptions);
+  }
+
+  /** As {@link #lockUri(String)}, for a client that reaches the server through {@code via}. */
+  String lockUri(int via, String extraOptions) {
     return "jdbc:postgresql://127.0.0.1:"
-        + port
+        + via
         + "/postgres?user=postgres&locksmith.connectionTimeout=1s"
         + extraOptions;
   }

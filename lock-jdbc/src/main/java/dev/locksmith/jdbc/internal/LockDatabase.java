@@ -76,10 +76,23 @@ public final class LockDatabase {
    */
   public LockDatabase(
       DataSource dataSource, Duration queryTimeout, @Nullable AutoCloseable ownedPool) {
+    this(dataSource, queryTimeout, ownedPool, null);
+  }
+
+  /**
+   * As {@link #LockDatabase(DataSource, Duration, AutoCloseable)}, but with {@code dialect} instead
+   * of the detected one if not null: for tests that run one dialect's statements on a database that
+   * accepts them too (MySQL's on MariaDB).
+   */
+  public LockDatabase(
+      DataSource dataSource,
+      Duration queryTimeout,
+      @Nullable AutoCloseable ownedPool,
+      @Nullable SqlDialect dialect) {
     this.ownedPool = ownedPool;
     int timeoutSeconds = (int) Math.max(1, (queryTimeout.toMillis() + 999) / 1000);
     this.connections = new StoreConnections(unwrap(dataSource));
-    this.dialect =
+    SqlDialect detected =
         operation(
             statements -> {
               try {
@@ -88,7 +101,8 @@ public final class LockDatabase {
                 throw translate("jdbc lock store: reading the database's metadata", e);
               }
             });
-    if (dialect.sessionWideQueryTimeout()) {
+    this.dialect = dialect != null ? dialect : detected;
+    if (this.dialect.sessionWideQueryTimeout()) {
       connections.sessionTimeoutSeconds = timeoutSeconds;
       this.statementTimeoutSeconds = 0;
     } else {
@@ -171,6 +185,53 @@ public final class LockDatabase {
       }
     }
 
+    /**
+     * Runs {@code work} (statements in auto-commit) again when the database ended it as a deadlock
+     * victim or for a serialisation failure, up to 16 times in all: in auto-commit each statement
+     * is its own transaction, so the victim's statement changed nothing. InnoDB picks victims among
+     * concurrent upserts of one key.
+     */
+    public <T> T retrying(Supplier<T> work) {
+      for (int attempt = 1; ; attempt++) {
+        try {
+          return work.get();
+        } catch (RuntimeException e) {
+          if (attempt >= TRANSACTION_ATTEMPTS || !isDeadlock(e)) {
+            throw e;
+          }
+        }
+      }
+    }
+
+    /**
+     * Runs {@code work} with the connection at {@code READ COMMITTED} isolation, and puts the
+     * previous level back: under InnoDB's default {@code REPEATABLE READ} a DELETE that scans the
+     * table locks every row it reads, matching or not, and would hold up every lock operation for
+     * as long as it runs.
+     */
+    public <T> T readCommitted(Supplier<T> work) {
+      int previous;
+      try {
+        previous = connection.getTransactionIsolation();
+        if (previous != Connection.TRANSACTION_READ_COMMITTED) {
+          connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+        }
+      } catch (SQLException e) {
+        throw translate("jdbc lock store: setting the isolation level", e);
+      }
+      try {
+        return work.get();
+      } finally {
+        if (previous != Connection.TRANSACTION_READ_COMMITTED) {
+          try {
+            connection.setTransactionIsolation(previous);
+          } catch (SQLException e) {
+            // The pool resets the level of a connection it gets back, or drops a broken one.
+          }
+        }
+      }
+    }
+
     /** Runs an INSERT, UPDATE or DELETE; the number of rows it changed. */
     public int update(String sql, Object... args) {
       return run(sql, args, PreparedStatement::executeUpdate);
@@ -223,6 +284,56 @@ public final class LockDatabase {
               return rs.next() ? row.mapRow(rs, 0) : null;
             }
           });
+    }
+
+    /**
+     * The last row of a statement that returns rows (a query, or a data change with {@code
+     * RETURNING}), mapped; null if there is none.
+     */
+    public <T> @Nullable T queryLast(String sql, RowMapper<T> row, Object... args) {
+      return run(
+          sql,
+          args,
+          ps -> {
+            T last = null;
+            try (ResultSet rs = ps.executeQuery()) {
+              for (int i = 0; rs.next(); i++) {
+                last = row.mapRow(rs, i);
+              }
+            }
+            return last;
+          });
+    }
+
+    /**
+     * Runs an UPDATE and returns {@code {rows changed, generated key}}, the key being the value
+     * MySQL and MariaDB report for {@code LAST_INSERT_ID(expr)} (0 if none).
+     */
+    public long[] updateForKey(String sql, Object... args) {
+      try (PreparedStatement ps =
+          connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)) {
+        if (statementTimeoutSeconds > 0) {
+          ps.setQueryTimeout(statementTimeoutSeconds);
+        }
+        bind(ps, sql, args);
+        int count = ps.executeUpdate();
+        long key = 0;
+        try (ResultSet keys = ps.getGeneratedKeys()) {
+          if (keys.next()) {
+            key = keys.getLong(1);
+          }
+        }
+        return new long[] {count, key};
+      } catch (SQLException e) {
+        throw translate("jdbc lock store", e);
+      }
+    }
+
+    /** Runs {@code statements} one after the other (DDL), in auto-commit. */
+    public void execute(List<String> statements) {
+      for (String statement : statements) {
+        run(statement, NO_ARGUMENTS, PreparedStatement::execute);
+      }
     }
 
     /** The first column of the first row of a query; null if there is none or it is NULL. */
@@ -335,6 +446,11 @@ public final class LockDatabase {
     }
   }
 
+  /** Whether {@link #close()} was called. */
+  public boolean isClosed() {
+    return closed;
+  }
+
   /** What {@link Statements#run} does with the prepared, bound statement. */
   @FunctionalInterface
   private interface StatementWork<T> {
@@ -350,19 +466,6 @@ public final class LockDatabase {
     return probe == null
         || operation(statements -> statements.queryFirst(probe, (rs, i) -> rs.getString(1)))
             != null;
-  }
-
-  /** Runs {@code script}, statements separated by {@code ;}, in auto-commit. */
-  public void runScript(String script) {
-    operation(
-        statements -> {
-          for (String statement : script.split(";")) {
-            if (!statement.isBlank()) {
-              statements.run(statement.strip(), NO_ARGUMENTS, PreparedStatement::execute);
-            }
-          }
-          return null;
-        });
   }
 
   /**

@@ -29,6 +29,15 @@ public record LockRow(
               rs.getLong(6),
               rs.getLong(7));
 
+  /**
+   * Maps a row an exclusive acquire returns ({@code owner, version, holds, expires_at, NOW}); it
+   * has no waiting-writer mark.
+   */
+  public static final RowMapper<LockRow> WRITTEN =
+      (rs, i) ->
+          new LockRow(
+              rs.getString(1), rs.getInt(3), rs.getLong(2), rs.getLong(4), null, 0, rs.getLong(5));
+
   /** Whether an owner holds it and its lease has not run out. */
   public boolean live() {
     return owner != null && expiresAt > now;

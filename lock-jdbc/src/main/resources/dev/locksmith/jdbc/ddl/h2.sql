@@ -1,4 +1,5 @@
--- Locksmith lock table for H2. ${table} and ${readers} are replaced by the configured, validated names.
+-- Locksmith lock tables for H2. ${table}, ${readers} and ${sequence} are replaced by the configured,
+-- validated names.
 -- expires_at and waiting_until are milliseconds since the epoch on the database clock.
 -- kind is VARCHAR, not CHAR as elsewhere: H2 converts the VARCHAR parameter to CHAR on every
 -- comparison, a twentieth of an acquire and release.
@@ -20,3 +21,8 @@ CREATE TABLE IF NOT EXISTS ${readers} (
   expires_at BIGINT NOT NULL,
   PRIMARY KEY (name, owner)
 );
+-- The fencing tokens: each new holder of a lock draws one, so rows can be deleted when a lock is
+-- released. H2 keeps one sequence object for all sessions, so a token drawn later is always greater.
+-- ${start} must be above every version already in ${table} (1 + MAX(version), or 1 for a new table):
+-- rows of an earlier Locksmith version carry tokens handed out before. Never drop or restart it.
+CREATE SEQUENCE IF NOT EXISTS ${sequence} START WITH ${start};

@@ -1,4 +1,5 @@
--- Locksmith lock table for PostgreSQL. ${table} and ${readers} are replaced by the configured, validated names.
+-- Locksmith lock tables for PostgreSQL. ${table}, ${readers} and ${sequence} are replaced by the
+-- configured, validated names.
 -- expires_at and waiting_until are milliseconds since the epoch on the database clock.
 CREATE TABLE IF NOT EXISTS ${table} (
   name VARCHAR(320) NOT NULL,
@@ -18,3 +19,9 @@ CREATE TABLE IF NOT EXISTS ${readers} (
   expires_at BIGINT NOT NULL,
   PRIMARY KEY (name, owner)
 );
+-- The fencing tokens: each new holder of a lock draws one, so rows can be deleted when a lock is
+-- released. CACHE 1 (the default, stated because it matters): with a cache each session would draw
+-- from a block of its own, and a token drawn later could be smaller than one drawn earlier.
+-- ${start} must be above every version already in ${table} (1 + MAX(version), or 1 for a new table):
+-- rows of an earlier Locksmith version carry tokens handed out before. Never drop or restart it.
+CREATE SEQUENCE IF NOT EXISTS ${sequence} START WITH ${start} CACHE 1;
