@@ -172,6 +172,14 @@ final class TckCommand implements Callable<Integer> {
             "needs an outside actor deleting holds behind the clients' backs: not available"
                 + " against a live deployment")
         .replace(
+            "no StoreInspector hook (override inspector() to run it)",
+            "needs to count and evict what the store keeps: not done to a live deployment;"
+                + " 'locksmith compare' does it on stores it starts")
+        .replace(
+            "no ClientLinks hook (override links() to run it)",
+            "needs to cut one client's network path through a proxy: not done to a live"
+                + " deployment; each store module's own kit run does it")
+        .replace(
             "no store URI another process can open (override storeUri() to run it)",
             "needs a store that another process can open: mem: and jdbc:h2:mem: stores live inside"
                 + " this JVM; give a server's URI (redis://, jdbc:h2:tcp://, …) to run it");

@@ -106,6 +106,19 @@ class CompareFirstRunTest {
 
   @Test
   @DisplayName(
+      "every store keeps at most its shared few entries of 1,000 released names, and its tokens"
+          + " keep rising after it dropped everything idle")
+  void footprintAndEviction() {
+    Map<String, String> footprint = row("left after 1,000 names");
+    Map<String, String> tokens = row("token after eviction");
+    for (String store : STORES) {
+      assertThat(footprint.get(store)).as(store).matches("\\d entr(y|ies) \\(shared.*");
+      assertThat(tokens.get(store)).as(store).startsWith("kept rising");
+    }
+  }
+
+  @Test
+  @DisplayName(
       "hand-off is measured after warm-up hand-offs, as the benchmark does, and the report says"
           + " so; Redis's p99 is then not dominated by the first hand-off")
   void handoffExcludesWarmUp() {

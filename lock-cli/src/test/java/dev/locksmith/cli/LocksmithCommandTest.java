@@ -244,10 +244,10 @@ class LocksmithCommandTest {
     int skipped = Integer.parseInt(m.group(3));
     assertThat(total).as("the kit has its tests").isGreaterThan(60);
     assertThat(Integer.parseInt(m.group(2)) + skipped).isEqualTo(total);
-    // A live store gets no injected faults and no outside actor (7 + 1 rules), a mem: store lives
-    // in this JVM only, so the 4 multi-process rules cannot reach it, and without ?waiters=queue
-    // it keeps no queue for the 2 queue rules.
-    assertThat(skipped).isLessThanOrEqualTo(14);
+    // A live store gets no injected faults, no outside actor, no inspector and no links (8 + 1 + 2
+    // + 1 rules), a mem: store lives in this JVM only, so the 5 multi-process rules cannot reach
+    // it, and without ?waiters=queue it keeps no queue for the 2 queue rules.
+    assertThat(skipped).isLessThanOrEqualTo(19);
     assertThat(stdout())
         .contains("skip Rule 7.9:")
         .contains(": the store does not declare FAIR_QUEUE");

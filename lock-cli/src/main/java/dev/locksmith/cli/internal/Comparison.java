@@ -8,10 +8,14 @@ import dev.locksmith.LockOptions;
 import dev.locksmith.LockStoreException;
 import dev.locksmith.internal.EngineClient;
 import dev.locksmith.tck.StoreFaults;
+import dev.locksmith.tck.StoreInspector;
 import dev.locksmith.tck.internal.HolderProcess;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -56,6 +60,14 @@ public final class Comparison {
       step(target, "skewed client clock", () -> clockSkew(target, r), r);
     }
     step(target, "crashed holder", () -> crash(target, r, crossProcess), r);
+    Optional<StoreInspector> inspector = target.inspector();
+    if (inspector.isPresent()) {
+      step(target, "footprint", () -> footprint(target, inspector.get(), r), r);
+      step(target, "token after eviction", () -> evictedToken(target, inspector.get(), r), r);
+    } else {
+      r.footprint = "n/a (a live store is not inspected)";
+      r.tokenAfterEviction = "n/a (a live store is not evicted on purpose)";
+    }
     if (target.control() != null) {
       if (target.canPause()) {
         step(target, "store paused", () -> pause(target, r), r);
@@ -235,6 +247,87 @@ public final class Comparison {
       }
     }
     r.clockSkew = found.length() == 0 ? "no effect (expiry judged by the store)" : found.toString();
+  }
+
+  /** How many distinct names the footprint scenario locks and releases. */
+  static final int FOOTPRINT_NAMES = 1000;
+
+  /**
+   * Locks and releases {@link #FOOTPRINT_NAMES} distinct names under a prefix of its own, as a
+   * service locking one order at a time would, and counts what the store keeps of them once its
+   * clean-up had time to run.
+   */
+  private void footprint(StoreTarget target, StoreInspector inspector, StoreReport r)
+      throws Exception {
+    String prefix = "compare-fp-" + UUID.randomUUID().toString().substring(0, 8) + "-";
+    int threads = 4;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try (LockClient c = target.open(LockOptions.builder().keyPrefix(prefix).build())) {
+      List<Future<?>> users = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int first = t;
+        users.add(
+            pool.submit(
+                () -> {
+                  for (int i = first; i < FOOTPRINT_NAMES; i += threads) {
+                    c.lock("order:" + i).tryAcquire().orElseThrow().release();
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> f : users) {
+        f.get(10, TimeUnit.MINUTES);
+      }
+      long deadline = System.nanoTime() + inspector.cleanupDelay().plusSeconds(1).toNanos();
+      long entries = inspector.entries(prefix);
+      while (entries > inspector.sharedEntries() && System.nanoTime() - deadline < 0) {
+        c.lock("probe").tryAcquire().ifPresent(Lease::release); // Traffic that runs sweeps.
+        Thread.sleep(50);
+        entries = inspector.entries(prefix);
+      }
+      r.footprint =
+          String.format(
+              Locale.ROOT,
+              "%,d entr%s (shared state allowed: %d)",
+              entries,
+              entries == 1 ? "y" : "ies",
+              inspector.sharedEntries());
+      if (entries > inspector.sharedEntries()) {
+        r.broken(FOOTPRINT_NAMES + " released names left " + entries + " entries in the store");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * The token of a name after the store dropped everything idle, as a Redis with {@code
+   * allkeys-lru} or a memcached under memory pressure would, against the token before.
+   */
+  private void evictedToken(StoreTarget target, StoreInspector inspector, StoreReport r) {
+    String prefix = "compare-ev-" + UUID.randomUUID().toString().substring(0, 8) + "-";
+    try (LockClient c = target.open(LockOptions.builder().keyPrefix(prefix).build())) {
+      if (!c.capabilities().contains(Capability.FENCING)) {
+        r.tokenAfterEviction = "n/a (no fencing tokens)";
+        return;
+      }
+      long before = 0;
+      for (int i = 0; i < 3; i++) {
+        Lease lease = c.lock("x").tryAcquire().orElseThrow();
+        before = lease.fencingToken();
+        lease.release();
+      }
+      inspector.evictIdle(prefix);
+      Lease lease = c.lock("x").tryAcquire().orElseThrow();
+      long after = lease.fencingToken();
+      lease.release();
+      if (after > before) {
+        r.tokenAfterEviction = "kept rising (" + before + " → " + after + ")";
+      } else {
+        r.tokenAfterEviction = "WENT BACK (" + before + " → " + after + ")";
+        r.broken("a fencing token went back after the store dropped its idle state");
+      }
+    }
   }
 
   private void crash(StoreTarget target, StoreReport r, boolean crossProcess) throws Exception {

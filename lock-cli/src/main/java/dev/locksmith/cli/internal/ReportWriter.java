@@ -48,6 +48,8 @@ public final class ReportWriter {
     rows.add(new Row("store killed and restarted", r -> r.restart));
     rows.add(new Row("client clock skewed ±10 min", r -> r.clockSkew));
     rows.add(new Row("release after expiry", r -> r.staleRelease));
+    rows.add(new Row("left after 1,000 names", r -> r.footprint));
+    rows.add(new Row("token after eviction", r -> r.tokenAfterEviction));
     rows.add(
         new Row(
             "broken promises",

@@ -23,6 +23,8 @@ public final class StoreReport {
   String restart = "not run";
   String clockSkew = "not run";
   String staleRelease = "not run";
+  String footprint = "not run";
+  String tokenAfterEviction = "not run";
   final List<String> brokenPromises = new ArrayList<>();
 
   StoreReport(String name, String uri) {

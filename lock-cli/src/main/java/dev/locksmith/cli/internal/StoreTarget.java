@@ -3,6 +3,7 @@ package dev.locksmith.cli.internal;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.tck.StoreFaults;
+import dev.locksmith.tck.StoreInspector;
 import dev.locksmith.tck.fixture.RunningStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -99,6 +100,11 @@ public final class StoreTarget implements AutoCloseable {
    */
   public Duration shortLease() {
     return running == null ? Duration.ofSeconds(2) : running.shortLease();
+  }
+
+  /** What the store keeps and how to drop its idle state; empty for a live store. */
+  public java.util.Optional<StoreInspector> inspector() {
+    return running == null ? java.util.Optional.empty() : running.inspector();
   }
 
   /** A new client: a separate connection, standing for a separate process. */
