@@ -50,8 +50,8 @@ class OptionsInForceTest {
       assertThat(b.lock("n").tryAcquire()).as("another prefix is another lock").isPresent();
       assertThat(none.lock("n").tryAcquire()).as("no prefix is another lock").isPresent();
       assertThat(none.lock("a-n").isLocked())
-          .as("the prefix is part of the name in the space")
-          .isTrue();
+          .as("no prefix with a name that spells prefix and name together is another lock")
+          .isFalse();
       assertThat(a2.lock("n").tryAcquire()).as("the same prefix is the same lock").isEmpty();
       held.release();
     }
