@@ -62,6 +62,8 @@ public interface Lease extends AutoCloseable {
    *     store's minimum lease, or is longer than {@link LockOptions#MAX_LEASE_TIME}
    * @throws LeaseLostException if the lease was already lost or the store no longer holds it for
    *     this owner
+   * @throws IllegalStateException if the lease was released, or its lock client was closed (which
+   *     released it); the message says which
    * @throws LockStoreException if the store failed; the lease keeps its previous expiry
    */
   void extend(Duration leaseTime);

@@ -345,6 +345,10 @@ public final class EngineClient implements LockClient {
     }
   }
 
+  boolean isClosed() {
+    return closed.get();
+  }
+
   void ensureOpen() {
     if (closed.get()) {
       throw new IllegalStateException("this lock client is closed");

@@ -198,6 +198,10 @@ final class EngineLease implements Lease {
   }
 
   private void throwIfEnded() {
+    if (releaseCalled && state != State.LOST && client.isClosed()) {
+      throw new IllegalStateException(
+          "lease on lock '" + key.name() + "' ended when its lock client was closed");
+    }
     if (releaseCalled && state != State.LOST) {
       throw new IllegalStateException("lease on lock '" + key.name() + "' was already released");
     }

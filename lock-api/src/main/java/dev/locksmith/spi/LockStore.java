@@ -33,7 +33,10 @@ import java.util.Set;
  * before calling the store, and never passes one below {@link StoreTiming#minimumLease()}. Holds
  * are reentrant per owner when the store promises {@link Capability#REENTRANCY}: the same owner
  * acquiring again gets a nested hold with the same token, and the lease is reset to the new lease
- * time. Expiry is judged by the store on its own clock, never on the client's.
+ * time. Expiry is judged by the store on its own clock, never on the client's: the server's clock,
+ * or for a store without a server one clock that every process opening it reads the same (file
+ * timestamps, a database's {@code now()}), never each process's own. A clock coarser than a
+ * millisecond is the store's {@link StoreTiming#granularity()}.
  *
  * <p><b>Interrupts.</b> {@code extend}, {@code release} and {@code read} are called with the
  * caller's interrupt flag set aside; {@code tryAcquire}, {@link WaitQueue#enqueue} and a queued

@@ -38,11 +38,15 @@ public enum StoreFailure {
   /**
    * The kind of {@code failure} as far as the JDK's own exceptions tell (anywhere in its cause
    * chain): refused or broken connections are {@link #UNAVAILABLE}, timeouts {@link #TIMED_OUT},
-   * interrupts {@link #INTERRUPTED}; anything else is {@link #UNCLASSIFIED}.
+   * interrupts (also a channel closed by an interrupt, {@code ClosedByInterruptException}) {@link
+   * #INTERRUPTED}; anything else is {@link #UNCLASSIFIED}.
    */
   public static StoreFailure of(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof InterruptedException) {
+      // A channel closed because its thread was interrupted (FileChannel, SocketChannel) is an
+      // interrupt, not a lost connection, though it is a ClosedChannelException too.
+      if (t instanceof InterruptedException
+          || t instanceof java.nio.channels.ClosedByInterruptException) {
         return INTERRUPTED;
       }
       if (t instanceof SocketTimeoutException || t instanceof TimeoutException) {

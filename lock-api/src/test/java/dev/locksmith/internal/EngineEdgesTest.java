@@ -393,6 +393,24 @@ class EngineEdgesTest {
 
   @Test
   @DisplayName(
+      "extend() of a lease whose client was closed says the client was closed, not merely that"
+          + " the lease was released")
+  void extendAfterCloseNamesTheClose() {
+    EngineClient a = client(store(), LockOptions.defaults());
+    Lease lease = a.lock("job").tryAcquire().orElseThrow();
+    Lease released = a.lock("other").tryAcquire().orElseThrow();
+    released.release();
+    assertThatThrownBy(() -> released.extend(Duration.ofSeconds(5)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("already released");
+    a.close();
+    assertThatThrownBy(() -> lease.extend(Duration.ofSeconds(5)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("client was closed");
+  }
+
+  @Test
+  @DisplayName(
       "a release that failed is asked again in the background for an owner of that hold alone,"
           + " and the lock frees once the store answers; a caller's own owner is not asked again")
   void failedReleaseIsAskedAgain() {

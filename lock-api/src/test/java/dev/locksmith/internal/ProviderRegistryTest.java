@@ -43,6 +43,22 @@ class ProviderRegistryTest {
   }
 
   @Test
+  @DisplayName(
+      "a scheme of one of Locksmith's stores whose module is missing names the module to add;"
+          + " a foreign scheme lists every store module")
+  void missingStoreModuleIsNamed() {
+    assertThatThrownBy(() -> LockClient.open("etcd://127.0.0.1:2379"))
+        .isInstanceOf(UnsupportedLockUriException.class)
+        .hasMessageContaining("Add dev.locksmith:lock-etcd, which serves etcd:");
+    assertThatThrownBy(() -> LockClient.open("jdbc:postgresql://db/app"))
+        .hasMessageContaining(
+            "Add dev.locksmith:lock-jdbc, which serves jdbc:, and the database's");
+    assertThatThrownBy(() -> LockClient.open("nosuch://host"))
+        .hasMessageContaining(
+            "lock-redis, lock-memcached, lock-zookeeper, lock-etcd and lock-jdbc");
+  }
+
+  @Test
   @DisplayName("two providers for one scheme is an error that names both")
   void duplicateSchemeNamesBoth() {
     ProviderRegistry registry =

@@ -119,6 +119,21 @@ class StoreGatewayTest {
 
   @Test
   @DisplayName(
+      "a channel closed by an interrupt (a file store's FileChannel) is an interrupt, not an"
+          + " outage; other closed channels are the store unavailable")
+  void closedByInterruptIsAnInterrupt() {
+    assertThat(
+            StoreFailure.of(
+                new java.io.IOException(new java.nio.channels.ClosedByInterruptException())))
+        .isEqualTo(StoreFailure.INTERRUPTED);
+    assertThat(StoreFailure.of(new java.nio.channels.ClosedChannelException()))
+        .isEqualTo(StoreFailure.UNAVAILABLE);
+    assertThat(StoreFailure.of(new java.nio.channels.AsynchronousCloseException()))
+        .isEqualTo(StoreFailure.UNAVAILABLE);
+  }
+
+  @Test
+  @DisplayName(
       "lease times reach the store rounded up to its granularity; whole multiples stay as they"
           + " are")
   void leasesAreRoundedUp() {
