@@ -6,6 +6,7 @@ import dev.locksmith.Lease;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.jdbc.JdbcLockStore;
+import dev.locksmith.spi.LockKey;
 import dev.locksmith.tck.fixture.RedisServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -139,7 +140,8 @@ class StarterConfigurationTest {
                 List<String> names =
                     new JdbcTemplate(context.getBean(DataSource.class))
                         .queryForList("SELECT name FROM locksmith_locks", String.class);
-                assertThat(names).contains("app/in-the-db");
+                // The JDBC store keeps the prefix and the name apart (LockKey.nameUnder).
+                assertThat(names).contains("app/" + LockKey.PREFIX_SEPARATOR + "in-the-db");
               }
             });
   }
