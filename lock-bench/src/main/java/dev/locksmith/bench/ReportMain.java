@@ -55,20 +55,27 @@ public final class ReportMain {
           + " publishes when a waiter subscribed) to release, on one shared Lettuce"
           + " connection; a waiter subscribes and retries on each message. No fencing token.",
       "redis/raw-fenced",
-      "the same work as Locksmith's store on the same connection model: one `EVALSHA` that"
-          + " draws a fencing token (`INCR` of a counter that never expires) and records the"
-          + " owner's hold count and token in a hash with a `PX` expiry, one `EVALSHA` that"
-          + " counts a nested hold down or deletes the hash (publishing when a waiter"
-          + " subscribed), each hold as an owner of its own as Locksmith's. Against `redis/raw`"
-          + " it shows what fencing and reentrancy cost.",
+      "the same work as Locksmith's store on the same connection model and key layout: one"
+          + " `EVALSHA` that draws a fencing token as the store does (`max(counter + 1, server"
+          + " TIME in µs)` from one counter shared by every name, above the name's per-name"
+          + " counter of earlier versions if there is one, read in the same script, and stored"
+          + " back) and records the owner's hold count and token in a hash with a `PX` expiry,"
+          + " one `EVALSHA` that counts a nested hold down or deletes the hash (publishing when a"
+          + " waiter subscribed), so a released lock leaves only the shared counter; each hold"
+          + " as an owner of its own as Locksmith's. Against `redis/raw` it shows what fencing"
+          + " and reentrancy cost.",
       "memcached/raw",
       "`add` with an expiry to acquire; `gets` then `delete` with the CAS value to release"
           + " (spymemcached, binary protocol, one connection). No fencing token.",
       "memcached/raw-fenced",
-      "`memcached/raw` plus the fencing token Locksmith draws by default: an `incr` of the"
-          + " lock's counter pipelined behind the `add` (same round trip) and a `cas` that"
-          + " writes the token into the item (one more round trip), each hold as an owner of its"
-          + " own as Locksmith's. Against `memcached/raw` it shows what fencing costs.",
+      "`memcached/raw` plus the fencing token Locksmith draws by default: pipelined behind the"
+          + " `add` (same round trip), an `incr` of the one counter every name on the server"
+          + " shares (created at the clock in nanoseconds when missing) and an `incr` of the"
+          + " name's per-name counter of earlier versions that does not create it (one that exists"
+          + " lifts the token above its value and is deleted); then a `cas` that writes the token"
+          + " into the item (one more round trip). A released lock leaves only"
+          + " the shared counter; each hold is an owner of its own as Locksmith's. Against"
+          + " `memcached/raw` it shows what fencing costs.",
       "zookeeper/raw",
       "create an `EPHEMERAL_SEQUENTIAL` node (parents as containers) and, without waiting"
           + " for its answer, `getChildren` to see it is the lowest (one round trip, as"
@@ -78,22 +85,26 @@ public final class ReportMain {
       "h2/raw",
       "a guarded `UPDATE` that takes the row if free or expired on the database clock"
           + " (`INSERT` the first time), an owner-checked `UPDATE` to free it (HikariCP pool"
-          + " of 10). It reads no fencing token; Locksmith's acquire returns the row's version"
-          + " from the same statement (`FINAL TABLE (UPDATE …)` on H2, `RETURNING` on"
-          + " PostgreSQL).",
+          + " of 10). It reads no fencing token and keeps its rows; Locksmith's acquire returns"
+          + " the token from its one statement (`FINAL TABLE (MERGE …)` on H2, `INSERT … ON"
+          + " CONFLICT … RETURNING` on PostgreSQL) and its release deletes the row.",
       "h2/raw-fenced",
-      "the same work as Locksmith's JDBC store on bare JDBC: its table layout and its"
-          + " statements (the guarded `UPDATE` that returns the row's version and hold count,"
-          + " `INSERT` the first time, the owner- and expiry-checked release of the last or a"
-          + " nested hold), one pooled connection per acquire and per release, each hold as an"
-          + " owner of its own as Locksmith's (so a late release of an old hold cannot free a"
-          + " newer one, and the database sees a new owner value per acquire). Against"
-          + " `h2/raw` it shows what fencing and reentrancy cost; against Locksmith, what its"
-          + " engine, statement timeout and failure handling cost.",
+      "the same work as Locksmith's JDBC store on bare JDBC: its table layout, its token"
+          + " sequence and its statements (one upsert per acquire that inserts or takes over the"
+          + " row, or counts a re-entry, drawing a new holder's token from the sequence while it"
+          + " holds the row's lock, and returns the token and hold count: a `MERGE` read through"
+          + " `FINAL TABLE` on H2; at release a `DELETE` of the row with the last hold, owner-"
+          + " and expiry-checked, or the count-down of a nested one), one pooled connection per"
+          + " acquire and per release, each hold as an owner of its own as Locksmith's (so a"
+          + " late release of an old hold cannot free a newer one, and the database sees a new"
+          + " owner value per acquire). A released lock leaves no row. Against `h2/raw` it shows"
+          + " what fencing and reentrancy cost; against Locksmith, what its engine, statement"
+          + " timeout and failure handling cost.",
       "postgres/raw",
       "the same two statements as `h2/raw` on PostgreSQL.",
       "postgres/raw-fenced",
-      "`h2/raw-fenced` on PostgreSQL (`UPDATE … RETURNING`, `INSERT … ON CONFLICT DO NOTHING`)."
+      "`h2/raw-fenced` on PostgreSQL, with the store's acquire there: a transaction's advisory"
+          + " lock on the name, then `INSERT … nextval(…) … ON CONFLICT DO UPDATE … RETURNING`."
     };
     for (int i = 0; i < lines.length; i += 2) {
       RAW_BOUNDS.put(lines[i], lines[i + 1]);

@@ -3,6 +3,7 @@ package dev.locksmith.bench.internal;
 import dev.locksmith.bench.LockTarget;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
@@ -13,8 +14,10 @@ import net.spy.memcached.ConnectionFactoryBuilder;
 import net.spy.memcached.FailureMode;
 import net.spy.memcached.MemcachedClient;
 import net.spy.memcached.internal.OperationFuture;
+import net.spy.memcached.ops.StatusCode;
 import net.spy.memcached.transcoders.Transcoder;
 import net.spy.memcached.transcoders.WhalinTranscoder;
+import org.jspecify.annotations.Nullable;
 
 /** The memcached targets: the raw spymemcached bounds, without and with a fencing token. */
 final class MemcachedTargets {
@@ -122,18 +125,46 @@ final class MemcachedTargets {
   }
 
   /**
-   * The raw chain plus a fencing token, the work Locksmith's store does by default: {@code add} of
-   * the item with a pending token and an {@code incr} of the lock's counter pipelined right behind
-   * it (one round trip; memcached runs the incr after the add, so tokens rise across holders), a
-   * {@code cas} that writes the token into the item (so a reentrant acquire could return it), then
-   * {@code gets} and {@code delete} with the CAS value to release. Each hold is an owner of its own
-   * (the target's id and a sequence number), as in Locksmith.
+   * The raw chain plus a fencing token, the work Locksmith's store does by default on one server,
+   * with its key layout under the prefix {@code raw-fenced:}: the {@code add} of the lock item
+   * ({@code raw-fenced:lock:<name>}) with a pending token, and pipelined right behind it on the
+   * same connection (one round trip) the {@code incr} of the counter every name on the server
+   * shares ({@code raw-fenced:fence#0}, created at the wall clock in nanoseconds when missing, so
+   * that a lost counter restarts above every token drawn before) and an {@code incr} of the name's
+   * per-name counter of earlier versions ({@code raw-fenced:fence:<name>}) that does not create it.
+   * Memcached runs both after the add, so tokens rise across holders. Then a {@code cas} that
+   * writes the token into the item (so a reentrant acquire could return it), and {@code gets} and
+   * {@code delete} with the CAS value to release. Nothing stays per name: only the shared counter.
+   *
+   * <p>As in the store, an {@code incr} that lost a race to create the missing counter (answered
+   * {@code NOT_STORED}) is sent again, and a per-name counter that exists (a client of an earlier
+   * version drew from it) lifts the shared counter above its value and is deleted before the
+   * acquire returns; neither happens in the benchmark, whose server starts empty. Each hold is an
+   * owner of its own (the target's id and a sequence number), as in Locksmith.
    */
   static final class RawFenced extends Chain {
+    /** The counter every name shares, as the store's {@code <prefix>fence#0} on one server. */
+    static final String COUNTER = "raw-fenced:fence#0";
+
     private final AtomicLong holds = new AtomicLong();
 
     RawFenced(String hostPort) throws IOException {
       super(hostPort);
+    }
+
+    /** The lock item of {@code name}, as the store's {@code <prefix>lock:<name>}. */
+    static String lockKey(String name) {
+      return "raw-fenced:lock:" + name;
+    }
+
+    /** The per-name counter an earlier version kept for {@code name}: read, never created. */
+    static String legacyFenceKey(String name) {
+      return "raw-fenced:fence:" + name;
+    }
+
+    /** The owner of the next hold: the target's id and a sequence number, one owner per hold. */
+    String ownerOfNextHold() {
+      return owner + "/" + holds.incrementAndGet();
     }
 
     @Override
@@ -143,24 +174,69 @@ final class MemcachedTargets {
 
     @Override
     public Held acquire(String name) throws Exception {
-      String key = "raw-fenced:" + name;
-      String who = owner + "/" + holds.incrementAndGet();
-      return Waits.retry(
-          key,
-          () -> {
-            OperationFuture<Boolean> add = client.add(key, 30, who + " pending", transcoder);
-            OperationFuture<Long> incr = client.asyncIncr(key + ":fence", 1L, 1L, 0);
-            if (!add.get()) {
-              return null; // Busy; the token drawn is burnt (gaps are allowed).
-            }
-            long token = incr.get();
-            CASResponse written = client.cas(key, add.getCas(), 30, who + " " + token, transcoder);
-            if (written != CASResponse.OK) {
-              throw new IllegalStateException(id() + " lock " + key + " was lost");
-            }
-            String mine = who + " ";
-            return () -> deleteOwn(key, v -> v.toString().startsWith(mine));
-          });
+      String who = ownerOfNextHold();
+      return Waits.retry(lockKey(name), () -> tryOnce(name, who));
+    }
+
+    /** One attempt as {@code who}: the held lock, or null if another owner holds it. */
+    @Nullable Held tryOnce(String name, String who) throws Exception {
+      String key = lockKey(name);
+      String legacy = legacyFenceKey(name);
+      OperationFuture<Boolean> add = client.add(key, 30, who + " pending", transcoder);
+      OperationFuture<Long> incr = drawFromCounter(1, 0);
+      // Expiry -1 (0xffffffff in the binary protocol): an incr that does not create the counter.
+      OperationFuture<Long> old = client.asyncIncr(legacy, 1L, 0L, -1);
+      if (!add.get()) {
+        return null; // Busy; the token drawn is burnt (gaps are allowed).
+      }
+      long token = settle(incr, 1, 0);
+      old.get();
+      if (old.getStatus().getStatusCode() != StatusCode.ERR_NOT_FOUND) {
+        long oldValue = value(old);
+        if (oldValue >= token) {
+          long by = oldValue - token + 1;
+          token = settle(drawFromCounter(by, oldValue + 1), by, oldValue + 1);
+        }
+        client.delete(legacy).get();
+      }
+      CASResponse written = client.cas(key, add.getCas(), 30, who + " " + token, transcoder);
+      if (written != CASResponse.OK) {
+        throw new IllegalStateException(id() + " lock " + key + " was lost");
+      }
+      String mine = who + " ";
+      return () -> deleteOwn(key, v -> v.toString().startsWith(mine));
+    }
+
+    /**
+     * Sends an {@code incr} by {@code by} of the shared counter, which memcached creates at the
+     * wall clock in nanoseconds (or {@code atLeast}, if higher) when it is missing.
+     */
+    private OperationFuture<Long> drawFromCounter(long by, long atLeast) {
+      Instant now = Instant.now();
+      long clock = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+      return client.asyncIncr(COUNTER, by, Math.max(clock, atLeast), 0);
+    }
+
+    /** What {@code pending} drew; sent again while it lost a race to create the counter. */
+    private long settle(OperationFuture<Long> pending, long by, long atLeast) throws Exception {
+      OperationFuture<Long> current = pending;
+      for (int race = 0; race < 16; race++) {
+        current.get();
+        if (current.getStatus().getStatusCode() != StatusCode.ERR_NOT_STORED) {
+          return value(current);
+        }
+        current = drawFromCounter(by, atLeast);
+      }
+      return value(current);
+    }
+
+    private long value(OperationFuture<Long> incr) throws Exception {
+      Long value = incr.get();
+      if (!incr.getStatus().isSuccess() || value == null || value < 0) {
+        throw new IllegalStateException(
+            id() + " incr of " + incr.getKey() + " failed: " + incr.getStatus());
+      }
+      return value;
     }
   }
 }

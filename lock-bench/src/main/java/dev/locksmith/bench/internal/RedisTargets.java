@@ -150,17 +150,41 @@ final class RedisTargets {
 
   /**
    * The same work as Locksmith's Redis store on bare Lettuce, to show what fencing and reentrancy
-   * cost against {@link Raw}: one {@code EVALSHA} to acquire that draws a fencing token ({@code
-   * INCR} of a counter that never expires) and records the owner's hold count and token in a hash
-   * with a {@code PX} expiry, and one {@code EVALSHA} to release that counts a nested hold down or
-   * deletes the hash (publishing when a waiter subscribed). One shared connection. Each hold is an
-   * owner of its own (the target's id and a sequence number), as in Locksmith.
+   * cost against {@link Raw}: one {@code EVALSHA} to acquire and one to release, on one shared
+   * connection, with the store's key layout on one node and its scripts' commands.
+   *
+   * <p>The acquire script draws the fencing token as the store does since it keeps nothing per
+   * name: from one counter shared by every name of the prefix ({@code raw-fenced:{}:tokens}), as
+   * {@code max(counter + 1, server TIME in µs)}, above the name's per-name counter of earlier
+   * versions ({@code raw-fenced:{name}:fence}) if there is one, and stores the token back (in the
+   * legacy counter too when it exists); then it records the owner's hold count and token in the
+   * hold hash ({@code raw-fenced:{name}:lock}) with a {@code PX} expiry, or counts a re-entry of
+   * the same owner up. That is the store's acquire script command for command ({@code EXISTS},
+   * {@code GET} of the counter, {@code TIME}, {@code GET} of the legacy counter, {@code SET} of the
+   * counter, {@code HSET}, {@code PEXPIRE}); only its busy answer (the holder's {@code PTTL}, for
+   * the engine's backoff) is left out. The release script counts a nested hold down or deletes the
+   * hash, publishing on the lock's channel when a waiter subscribed. A released lock so leaves no
+   * key behind: only the shared counter stays, and a counter that was lost (evicted, flushed)
+   * restarts above every token handed out before. Each hold is an owner of its own (the target's id
+   * and a sequence number), as in Locksmith.
    */
   static final class RawFenced implements LockTarget {
+    /** The token counter shared by every name, as the store's {@code P{}:tokens} on one node. */
+    static final String TOKENS = "raw-fenced:{}:tokens";
+
     private static final String ACQUIRE =
-        "if redis.call('exists', KEYS[1]) == 0 then\n"
-            + "  local t = redis.call('incr', KEYS[2])\n"
-            + "  redis.call('hset', KEYS[1], ARGV[1], 1, 'token', t)\n"
+        "local function now_us()\n"
+            + "  local t = redis.call('time')\n"
+            + "  return tonumber(t[1]) * 1000000 + tonumber(t[2])\n"
+            + "end\n"
+            + "if redis.call('exists', KEYS[1]) == 0 then\n"
+            + "  local t = math.max(tonumber(redis.call('get', KEYS[2]) or '0') + 1, now_us())\n"
+            + "  local old = redis.call('get', KEYS[3])\n"
+            + "  if old then t = math.max(t, tonumber(old) + 1) end\n"
+            + "  local s = string.format('%.0f', t)\n"
+            + "  redis.call('set', KEYS[2], s)\n"
+            + "  if old then redis.call('set', KEYS[3], s) end\n"
+            + "  redis.call('hset', KEYS[1], ARGV[1], 1, 'token', s)\n"
             + "  redis.call('pexpire', KEYS[1], ARGV[2])\n"
             + "  return t\n"
             + "end\n"
@@ -199,6 +223,39 @@ final class RedisTargets {
       releaseSha = redis.scriptLoad(RELEASE);
     }
 
+    /** The hold hash of {@code name}, as the store's {@code P{name}:lock}. */
+    static String holdKey(String name) {
+      return "raw-fenced:{" + name + "}:lock";
+    }
+
+    /** The per-name counter an earlier version kept for {@code name}: read, never created. */
+    static String legacyFenceKey(String name) {
+      return "raw-fenced:{" + name + "}:fence";
+    }
+
+    /** The owner of the next hold: the target's id and a sequence number, one owner per hold. */
+    String ownerOfNextHold() {
+      return owner + "/" + holds.incrementAndGet();
+    }
+
+    /** One attempt as {@code who}: the held lock, or null if another owner holds it. */
+    @Nullable Held tryOnce(String name, String who) {
+      // On one node, as the store there: the counter is not in the name's hash slot.
+      String[] keys = {holdKey(name), TOKENS, legacyFenceKey(name)};
+      Long token = redis.evalsha(acquireSha, ScriptOutputType.INTEGER, keys, who, "30000");
+      if (token == null || token < 0) {
+        return null;
+      }
+      return () -> {
+        Long released =
+            redis.evalsha(releaseSha, ScriptOutputType.INTEGER, new String[] {keys[0]}, who);
+        if (released == null || released == 0L) {
+          throw new IllegalStateException(
+              "raw fenced Redis lock " + keys[0] + " (token " + token + ") was not held");
+        }
+      };
+    }
+
     @Override
     public String id() {
       return "redis/raw-fenced";
@@ -206,25 +263,8 @@ final class RedisTargets {
 
     @Override
     public Held acquire(String name) throws Exception {
-      // Both keys in one hash slot, as a cluster needs.
-      String[] keys = {"raw-fenced:{" + name + "}", "raw-fenced:{" + name + "}:fence"};
-      String who = owner + "/" + holds.incrementAndGet();
-      return Waits.retry(
-          keys[0],
-          () -> {
-            Long token = redis.evalsha(acquireSha, ScriptOutputType.INTEGER, keys, who, "30000");
-            if (token == null || token < 0) {
-              return null;
-            }
-            return () -> {
-              Long released =
-                  redis.evalsha(releaseSha, ScriptOutputType.INTEGER, new String[] {keys[0]}, who);
-              if (released == null || released == 0L) {
-                throw new IllegalStateException(
-                    "raw fenced Redis lock " + keys[0] + " was not held");
-              }
-            };
-          });
+      String who = ownerOfNextHold();
+      return Waits.retry(holdKey(name), () -> tryOnce(name, who));
     }
 
     @Override
