@@ -12,6 +12,7 @@ import dev.locksmith.UnsupportedCapabilityException;
 import dev.locksmith.spi.LockKey;
 import dev.locksmith.spi.LockMode;
 import dev.locksmith.spi.LockStore;
+import dev.locksmith.spi.SessionEvents;
 import dev.locksmith.spi.StoreListener;
 import dev.locksmith.spi.StoreTiming;
 import java.time.Duration;
@@ -27,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,6 +57,7 @@ public final class EngineClient implements LockClient {
   private final AtomicLong ownerSequence = new AtomicLong();
   private final LockObserver observer;
   private final boolean observed;
+  private final @Nullable SessionEvents sessionEvents;
   // Acquire calls into the store in flight, which close() lets finish (see startAcquireCall).
   private final AtomicInteger acquireCalls = new AtomicInteger();
   // The wake-ups of the attempts waiting between two store calls, signalled by close and by a
@@ -109,7 +112,18 @@ public final class EngineClient implements LockClient {
     this.ownerPrefix = owner + "/" + clientId + "/";
     this.observer = new GuardedObserver(options.observer());
     this.observed = options.observer() != LockObserver.NONE;
-    store.sessionEvents().ifPresent(events -> events.listen(new Events()));
+    this.sessionEvents = store.sessionEvents().orElse(null);
+    if (sessionEvents != null) {
+      sessionEvents.listen(new Events());
+    }
+  }
+
+  /**
+   * Whether holds bound to the store's session may still be trusted now (see {@link
+   * SessionEvents#trustedAt}); true for a store without sessions.
+   */
+  boolean sessionTrusted() {
+    return sessionEvents == null || sessionEvents.trustedAt(System.nanoTime());
   }
 
   @Override

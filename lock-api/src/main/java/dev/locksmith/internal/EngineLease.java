@@ -164,7 +164,7 @@ final class EngineLease implements Lease {
     }
     return s == State.ACTIVE
         && !suspended
-        && (sessionBound || System.nanoTime() - validUntilNanos < 0);
+        && (sessionBound ? client.sessionTrusted() : System.nanoTime() - validUntilNanos < 0);
   }
 
   @Override

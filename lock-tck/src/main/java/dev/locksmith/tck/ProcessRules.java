@@ -129,11 +129,16 @@ public interface ProcessRules extends KitTest {
             .as("the rival's token against the stopped holder's")
             .isGreaterThan(child.token());
       }
-      // Queued before it runs again, so that releasing is the very first thing it does.
+      // Queued before it runs again, so that asking isValid() and then releasing are the very
+      // first things it does: before its client has read the closed socket.
+      child.send("CHECK");
       child.send("RELEASE");
     } finally {
       child.signal("CONT");
     }
+    assertThat(child.await("VALID", Duration.ofSeconds(30)))
+        .as("isValid(), the first call of the stopped holder after it continued")
+        .isEqualTo("VALID false");
     String released =
         child.awaitAny(
             kit.storeTimeout().plus(kit.slack()).plusSeconds(30),

@@ -401,8 +401,8 @@ public enum Rule {
       13,
       5,
       "a holder process of a SESSION_BOUND store stopped (SIGSTOP) past its session while a rival"
-          + " takes the lock is told when it continues: its release at once throws"
-          + " LeaseLostException, onLost fires and isValid() is false"),
+          + " takes the lock is told when it continues: isValid() asked first is false, its"
+          + " release at once throws LeaseLostException, and onLost fires"),
 
   R14_1(
       14,

@@ -13,10 +13,12 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.zookeeper.KeeperException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,6 +87,13 @@ public final class SessionWatch implements SessionEvents {
   /** The report of the last session's loss; guarded by this watch's monitor. */
   private @Nullable Report sessionReport;
 
+  /**
+   * When the request of the server's latest answer within the session was sent ({@link
+   * System#nanoTime()}): the server has heard from this client since then at least, so it keeps the
+   * session until that time plus the session timeout. See {@link #trustedAt}.
+   */
+  private final AtomicLong heardAtNanos = new AtomicLong(System.nanoTime());
+
   /** A watch of {@code curator}'s session; it reports nothing until {@link #start}. */
   public SessionWatch(CuratorFramework curator) {
     this.curator = curator;
@@ -108,6 +117,78 @@ public final class SessionWatch implements SessionEvents {
   public void start(Runnable beforeResumed) {
     this.beforeResumed = beforeResumed;
     curator.getConnectionStateListenable().addListener(stateListener, events);
+    // A third of the session, as ZooKeeper's own pings: the latest answer is then at most that
+    // old (plus a round trip) while all is well, far inside the session timeout.
+    long pulse = Math.max(sessionTimeoutNanos() / 3, TimeUnit.MILLISECONDS.toNanos(50));
+    events.scheduleWithFixedDelay(this::pulse, pulse, pulse, TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * Whether the session can be trusted at {@code nanoTime}: the server answered a request sent less
+   * than the session timeout before. After this process was stopped past its session (a GC pause,
+   * {@code SIGSTOP}) it is false at once, before ZooKeeper's client has read the closed socket and
+   * Curator has reported the loss.
+   */
+  @Override
+  public boolean trustedAt(long nanoTime) {
+    return nanoTime - heardAtNanos.get() < sessionTimeoutNanos();
+  }
+
+  /** The session timeout the server granted, or the one asked for while there is no session. */
+  private long sessionTimeoutNanos() {
+    int granted;
+    try {
+      granted = curator.getZookeeperClient().getZooKeeper().getSessionTimeout();
+    } catch (Exception e) {
+      granted = 0; // Curator is (re)connecting: fall back to the timeout asked for.
+    }
+    int millis =
+        granted > 0 ? granted : curator.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
+    return TimeUnit.MILLISECONDS.toNanos(millis > 0 ? millis : reportTimeout().toMillis());
+  }
+
+  /** Asks the server a question whose answer proves the session alive when it was asked. */
+  private void pulse() {
+    long sent = System.nanoTime();
+    long session = id();
+    if (session == 0 || !isConnected()) {
+      return;
+    }
+    try {
+      curator
+          .getZookeeperClient()
+          .getZooKeeper()
+          .exists(
+              "/",
+              false,
+              (rc, path, ctx, stat) -> {
+                if (rc == KeeperException.Code.OK.intValue() && id() == session) {
+                  heard(sent);
+                }
+              },
+              null);
+    } catch (Exception e) {
+      log.debug("Session pulse not sent", e);
+    }
+  }
+
+  /** {@link #pulse} on this thread, waiting for the answer (a round trip). */
+  private void pulseAndWait() {
+    long sent = System.nanoTime();
+    try {
+      curator.getZookeeperClient().getZooKeeper().exists("/", false);
+      heard(sent);
+    } catch (Exception e) {
+      log.debug("Session pulse after a reconnect failed; the next one will tell", e);
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private void heard(long sentNanos) {
+    // Answers may come in any order: keep the latest send time.
+    heardAtNanos.accumulateAndGet(sentNanos, (was, sent) -> sent - was > 0 ? sent : was);
   }
 
   @Override
@@ -345,6 +426,9 @@ public final class SessionWatch implements SessionEvents {
           ended.deliver();
         } else if (same && state == ConnectionState.RECONNECTED) {
           beforeResumed.run();
+          // The outage may have outlasted the last answer by a session timeout (the server kept
+          // the session because the reconnect came in time): hear from it before holds count.
+          pulseAndWait();
           tell(StoreListener::resumed);
         }
         break;
