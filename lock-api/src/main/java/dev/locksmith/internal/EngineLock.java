@@ -175,18 +175,17 @@ final class EngineLock implements DistributedLock {
       long waitNanos, Interrupts interrupts, @Nullable String ownerOverride)
       throws InterruptedException {
     client.ensureOpen();
-    boolean interruptible = interrupts == Interrupts.HONOURED;
-    if (interruptible) {
+    if (interrupts == Interrupts.HONOURED) {
       if (Thread.interrupted()) {
         throw new InterruptedException("interrupted before acquiring lock '" + key.name() + "'");
       }
-      return attemptWith(waitNanos, true, ownerOverride);
+      return attemptWith(waitNanos, Interrupts.HONOURED, ownerOverride);
     }
     // As ReentrantLock.tryLock() and lock(): an earlier interrupt neither stops the attempt nor
     // reaches the store driver (which would refuse to work); the caller finds the flag still set.
     boolean pending = Thread.interrupted();
     try {
-      return attemptWith(waitNanos, false, ownerOverride);
+      return attemptWith(waitNanos, Interrupts.DEFERRED, ownerOverride);
     } finally {
       if (pending) {
         Thread.currentThread().interrupt();
@@ -195,21 +194,22 @@ final class EngineLock implements DistributedLock {
   }
 
   private @Nullable EngineLease attemptWith(
-      long waitNanos, boolean interruptible, @Nullable String ownerOverride)
+      long waitNanos, Interrupts interrupts, @Nullable String ownerOverride)
       throws InterruptedException {
     // A fresh owner is used for this attempt only (the default, and the thread view's), so undoing
     // an attempt of unknown outcome can only touch that attempt's own hold.
-    boolean fresh = ownerOverride != null || owner == null;
+    OwnerScope scope =
+        ownerOverride != null || owner == null ? OwnerScope.THIS_HOLD : OwnerScope.CALLER;
     String who =
         ownerOverride != null ? ownerOverride : owner != null ? owner : client.newOwner("");
     long deadline = waitNanos == FOREVER ? FOREVER : System.nanoTime() + waitNanos;
     if (waitNanos > 0) {
-      Optional<QueuedAttempt> queued = enqueue(who, fresh, interruptible);
+      Optional<QueuedAttempt> queued = enqueue(who, scope, interrupts);
       if (queued.isPresent()) {
-        return waitInQueue(queued.get(), who, fresh, deadline, interruptible);
+        return waitInQueue(queued.get(), who, scope, deadline, interrupts);
       }
     }
-    return poll(who, fresh, deadline, interruptible);
+    return poll(who, scope, deadline, interrupts);
   }
 
   /**
@@ -218,9 +218,9 @@ final class EngineLock implements DistributedLock {
    */
   private final class Wait {
     private String who;
-    // Whether `who` is this attempt's own owner id, so that its hold may be released blindly.
-    private final boolean fresh;
-    private final boolean interruptible;
+    // Whether `who` is this attempt's own owner id (THIS_HOLD), whose hold may be released blindly.
+    private final OwnerScope scope;
+    private final Interrupts interrupts;
     private @Nullable QueuedAttempt queued;
     private @Nullable AutoCloseable subscription;
     private boolean busySeen;
@@ -228,10 +228,10 @@ final class EngineLock implements DistributedLock {
     private boolean interruptedMeanwhile;
     private @Nullable WakeSignal signal;
 
-    Wait(String who, boolean fresh, boolean interruptible) {
+    Wait(String who, OwnerScope scope, Interrupts interrupts) {
       this.who = who;
-      this.fresh = fresh;
-      this.interruptible = interruptible;
+      this.scope = scope;
+      this.interrupts = interrupts;
     }
 
     /** Waits up to {@code nanos} for {@code signal}; lock() sets an interrupt aside instead. */
@@ -239,7 +239,7 @@ final class EngineLock implements DistributedLock {
       try {
         signal.await(nanos);
       } catch (InterruptedException e) {
-        if (interruptible) {
+        if (interrupts == Interrupts.HONOURED) {
           throw e;
         }
         interruptedMeanwhile = true;
@@ -255,7 +255,7 @@ final class EngineLock implements DistributedLock {
     /** The lease of an acquire that succeeded: nothing of the wait is undone then. */
     EngineLease acquired(Acquisition a, long start) {
       acquired = true;
-      return newLease(who, OwnerScope.of(fresh), a, start);
+      return newLease(who, scope, a, start);
     }
 
     void end() {
@@ -263,7 +263,7 @@ final class EngineLock implements DistributedLock {
         client.doneWaiting(signal);
       }
       if (queued != null && !acquired) {
-        leaveQueue(queued, who, fresh);
+        leaveQueue(queued, who, scope);
       }
       if (subscription != null) {
         closeQuietly(subscription);
@@ -279,9 +279,9 @@ final class EngineLock implements DistributedLock {
   }
 
   private @Nullable EngineLease poll(
-      String firstOwner, boolean fresh, long deadline, boolean interruptible)
+      String firstOwner, OwnerScope scope, long deadline, Interrupts interrupts)
       throws InterruptedException {
-    Wait wait = new Wait(firstOwner, fresh, interruptible);
+    Wait wait = new Wait(firstOwner, scope, interrupts);
     try {
       return poll(wait, deadline);
     } finally {
@@ -299,9 +299,9 @@ final class EngineLock implements DistributedLock {
       client.startAcquireCall();
       try {
         try {
-          a = callTryAcquire(wait.who, wait.fresh);
+          a = callTryAcquire(wait.who, wait.scope);
         } catch (InterruptedException e) {
-          if (wait.interruptible) {
+          if (wait.interrupts == Interrupts.HONOURED) {
             throw e;
           }
           // lock() is not interruptible: remember the interrupt and keep trying, as a new owner,
@@ -338,14 +338,14 @@ final class EngineLock implements DistributedLock {
     }
   }
 
-  private Optional<QueuedAttempt> enqueue(String who, boolean fresh, boolean interruptible)
+  private Optional<QueuedAttempt> enqueue(String who, OwnerScope scope, Interrupts interrupts)
       throws InterruptedException {
     // lock() is not interruptible: an interrupt that came before must not cut this call short.
-    boolean setAside = !interruptible && Thread.interrupted();
+    boolean setAside = interrupts == Interrupts.DEFERRED && Thread.interrupted();
     try {
       return client.gateway().enqueue(key, who, leaseTime);
     } catch (RuntimeException e) {
-      if (fresh) {
+      if (scope == OwnerScope.THIS_HOLD) {
         client.releaseQuietly(key, who);
       }
       throw failure(e);
@@ -357,9 +357,9 @@ final class EngineLock implements DistributedLock {
   }
 
   private @Nullable EngineLease waitInQueue(
-      QueuedAttempt queued, String who, boolean fresh, long deadline, boolean interruptible)
+      QueuedAttempt queued, String who, OwnerScope scope, long deadline, Interrupts interrupts)
       throws InterruptedException {
-    Wait wait = new Wait(who, fresh, interruptible);
+    Wait wait = new Wait(who, scope, interrupts);
     wait.queued = queued;
     try {
       return waitInQueue(queued, wait, deadline);
@@ -382,7 +382,7 @@ final class EngineLock implements DistributedLock {
           a = client.gateway().poll(queued, key);
         } catch (RuntimeException e) {
           InterruptedException interrupted = failure(e);
-          if (wait.interruptible) {
+          if (wait.interrupts == Interrupts.HONOURED) {
             throw interrupted;
           }
           // lock() is not interruptible: remember the interrupt and keep our place in the queue.
@@ -410,13 +410,13 @@ final class EngineLock implements DistributedLock {
   }
 
   /** Gives up a place in the queue; an interrupt does not stop it (the caller keeps the flag). */
-  private void leaveQueue(QueuedAttempt queued, String who, boolean fresh) {
+  private void leaveQueue(QueuedAttempt queued, String who, OwnerScope scope) {
     boolean interrupted = Thread.interrupted();
     try {
       client.gateway().leave(queued, key);
     } catch (RuntimeException e) {
       log.debug("Leaving the queue of lock '{}' failed", key, e);
-      if (fresh) {
+      if (scope == OwnerScope.THIS_HOLD) {
         client.releaseQuietly(key, who);
       }
     } finally {
@@ -426,16 +426,16 @@ final class EngineLock implements DistributedLock {
     }
   }
 
-  private Acquisition callTryAcquire(String who, boolean fresh) throws InterruptedException {
+  private Acquisition callTryAcquire(String who, OwnerScope scope) throws InterruptedException {
     try {
       return client.gateway().tryAcquire(key, who, leaseTime);
     } catch (RuntimeException e) {
       // The store may have taken the lock before failing to answer: undo it for a fresh owner.
       // An interrupted call met a working store: undo at once, so nothing outlives the call. A
       // failed store is undone in the background, so that it costs the caller one timeout, not two.
-      if (fresh && Thread.currentThread().isInterrupted()) {
+      if (scope == OwnerScope.THIS_HOLD && Thread.currentThread().isInterrupted()) {
         client.releaseQuietly(key, who);
-      } else if (fresh) {
+      } else if (scope == OwnerScope.THIS_HOLD) {
         client.releaseInBackground(key, who);
       }
       throw failure(e);

@@ -9,9 +9,5 @@ enum OwnerScope {
   /** An id the engine made for one attempt (the default owner, a thread view's owner). */
   THIS_HOLD,
   /** The caller's id ({@code withOwner}), shared by every hold the caller takes with it. */
-  CALLER;
-
-  static OwnerScope of(boolean fresh) {
-    return fresh ? THIS_HOLD : CALLER;
-  }
+  CALLER
 }
