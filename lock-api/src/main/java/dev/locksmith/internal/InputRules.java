@@ -34,30 +34,40 @@ public final class InputRules {
    * separators or bidirectional controls.
    */
   public static String name(String name) {
-    return text("lock name", name, MAX_NAME_BYTES, false);
+    return nonBlankText("lock name", name, MAX_NAME_BYTES);
   }
 
   /** Checks an owner id given by the caller. */
   public static String owner(String owner) {
-    return text("owner", owner, MAX_OWNER_BYTES, false);
+    return nonBlankText("owner", owner, MAX_OWNER_BYTES);
   }
 
   /** Checks the client's owner prefix. */
   public static String ownerPrefix(String owner) {
-    return text("owner", owner, MAX_PREFIX_BYTES, false);
+    return nonBlankText("owner", owner, MAX_PREFIX_BYTES);
   }
 
   /** Checks a key prefix (may be empty, meaning no prefix). */
   public static String keyPrefix(String prefix) {
-    return text("keyPrefix", prefix, MAX_PREFIX_BYTES, true);
+    return text("keyPrefix", prefix, MAX_PREFIX_BYTES);
   }
 
-  private static String text(String what, String value, int maxBytes, boolean mayBeEmpty) {
+  /** {@link #text}, and not empty or only white space. */
+  private static String nonBlankText(String what, String value, int maxBytes) {
     Objects.requireNonNull(value, () -> what + " must not be null");
-    if (!mayBeEmpty && value.isBlank()) {
+    if (value.isBlank()) {
       throw new IllegalArgumentException(
           what + " must not be " + (value.isEmpty() ? "empty" : "blank (only white space)"));
     }
+    return text(what, value, maxBytes);
+  }
+
+  /**
+   * Checks text that may be empty: non-null, at most {@code maxBytes} UTF-8 bytes, valid Unicode,
+   * no control characters, line separators or bidirectional controls.
+   */
+  private static String text(String what, String value, int maxBytes) {
+    Objects.requireNonNull(value, () -> what + " must not be null");
     // The UTF-8 length is counted here rather than encoded: a name is checked on every lock(name),
     // and encoding it showed in the profile of an acquire on a fast store.
     int bytes = 0;
