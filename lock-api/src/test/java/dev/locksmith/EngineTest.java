@@ -37,7 +37,7 @@ class EngineTest {
 
   @AfterEach
   void closeClients() {
-    MemLockSpace.named(space).outage(false);
+    MemLockSpace.named(space).endOutage();
     clients.forEach(LockClient::close);
   }
 
@@ -154,11 +154,11 @@ class EngineTest {
     AtomicReference<LeaseLostException> why = new AtomicReference<>();
     Lease lease = a.lock("l").tryAcquire().orElseThrow();
     lease.onLost((l, e) -> why.set(e));
-    MemLockSpace.named(space).outage(true);
+    MemLockSpace.named(space).startOutage();
     assertThatThrownBy(() -> a.lock("m").tryAcquire()).isInstanceOf(LockStoreException.class);
     await().atMost(Duration.ofSeconds(5)).until(() -> why.get() != null);
     assertThat(why.get()).hasMessageContaining("renewal failed");
-    MemLockSpace.named(space).outage(false);
+    MemLockSpace.named(space).endOutage();
     assertThatThrownBy(lease::close).isInstanceOf(LeaseLostException.class);
     assertThat(a.lock("m").tryAcquire()).isPresent();
   }

@@ -77,9 +77,9 @@ class LockObserverTest {
     Thread.currentThread().interrupt();
     assertThatThrownBy(() -> a.lock("l2").acquire(Duration.ofSeconds(5)))
         .isInstanceOf(InterruptedException.class);
-    clients.space().outage(true);
+    clients.space().startOutage();
     assertThatThrownBy(() -> a.lock("l3").tryAcquire()).isInstanceOf(LockStoreException.class);
-    clients.space().outage(false);
+    clients.space().endOutage();
 
     assertThat(seen.events)
         .containsExactly(
@@ -182,7 +182,7 @@ class LockObserverTest {
     // to fail before the lease runs out.
     LockClient a = client(LockOptions.builder().observer(seen).leaseTime(Duration.ofMillis(1500)));
     a.lock("f").tryAcquire().orElseThrow();
-    clients.space().outage(true);
+    clients.space().startOutage();
     await().atMost(Duration.ofSeconds(10)).until(() -> seen.events.contains("lost f"));
     assertThat(seen.events).contains("renewal f FAILED").doesNotContain("renewal f LOST");
     assertThat(seen.held).hasValue(0);

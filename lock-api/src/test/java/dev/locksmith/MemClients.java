@@ -44,7 +44,7 @@ final class MemClients implements AutoCloseable {
 
   @Override
   public void close() {
-    space().outage(false);
+    space().endOutage();
     clients.forEach(LockClient::close);
   }
 }

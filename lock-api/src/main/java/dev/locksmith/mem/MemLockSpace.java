@@ -25,10 +25,10 @@ import org.jspecify.annotations.Nullable;
  * The shared state behind {@code mem:NAME}: the "server" that every {@link MemLockStore} of that
  * name talks to. All operations are atomic under one monitor; time is {@link System#nanoTime()}.
  *
- * <p>It also stands in for a server that fails, for tests: {@link #outage(boolean)} makes every
- * operation fail as if the server were unreachable (time keeps running, so leases expire), and
- * {@link #restart()} drops every hold as a server that lost its memory would, keeping the fencing
- * counters (the space models a store whose counters are durable).
+ * <p>It also stands in for a server that fails, for tests: {@link #startOutage()} makes every
+ * operation fail as if the server were unreachable (time keeps running, so leases expire) until
+ * {@link #endOutage()}, and {@link #restart()} drops every hold as a server that lost its memory
+ * would, keeping the fencing counters (the space models a store whose counters are durable).
  */
 public final class MemLockSpace {
 
@@ -62,9 +62,17 @@ public final class MemLockSpace {
     return name;
   }
 
-  /** Makes every operation fail with {@link LockStoreException} (true) or work again (false). */
-  public void outage(boolean down) {
-    this.unavailable = down;
+  /**
+   * Makes every operation fail with {@link LockStoreException} until {@link #endOutage()}; holds
+   * stay, and keep expiring. Starting an outage that is in force changes nothing.
+   */
+  public void startOutage() {
+    this.unavailable = true;
+  }
+
+  /** Makes operations work again after {@link #startOutage()}; without an outage, does nothing. */
+  public void endOutage() {
+    this.unavailable = false;
   }
 
   /** Whether an outage is in force. */

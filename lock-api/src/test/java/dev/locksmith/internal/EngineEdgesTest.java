@@ -208,12 +208,12 @@ class EngineEdgesTest {
                 .build());
     Lease lease = a.lock("job").tryAcquire().orElseThrow();
     AtomicInteger lost = losses(lease);
-    store.space().outage(true);
+    store.space().startOutage();
     // The first renewal is due at 2 s; it fails, and is retried every 600 ms.
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> renewals.contains(LockObserver.RenewalOutcome.FAILED));
-    store.space().outage(false);
+    store.space().endOutage();
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> renewals.contains(LockObserver.RenewalOutcome.RENEWED) || lost.get() > 0);
@@ -293,9 +293,9 @@ class EngineEdgesTest {
     assertThatThrownBy(() -> lost.extend(Duration.ofSeconds(5)))
         .isInstanceOf(LeaseLostException.class);
     a.lock("failing").tryAcquire().orElseThrow();
-    store.space().outage(true);
+    store.space().startOutage();
     a.close();
-    store.space().outage(false);
+    store.space().endOutage();
     assertThat(store.closed).isTrue();
     assertThatThrownBy(() -> a.lock("x")).hasMessageContaining("closed");
   }

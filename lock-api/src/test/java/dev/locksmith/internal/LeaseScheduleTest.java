@@ -67,7 +67,7 @@ class LeaseScheduleTest {
   @AfterEach
   void close() {
     renewalGate.countDown();
-    space.outage(false);
+    space.endOutage();
     client.close();
   }
 
@@ -221,7 +221,7 @@ class LeaseScheduleTest {
     List<String> reasons = new CopyOnWriteArrayList<>();
     lease.onLost((l, why) -> reasons.add(why.getMessage()));
     long expiry = start + leaseTime.toNanos();
-    space.outage(true);
+    space.startOutage();
     long before = System.nanoTime();
     lease.tick(start + leaseTime.toNanos() / 3);
     await().atMost(Duration.ofSeconds(30)).until(() -> renewals.size() == 1);
@@ -230,7 +230,7 @@ class LeaseScheduleTest {
     long next = lease.tick(past);
     assertThat(renewals).containsExactly(LockObserver.RenewalOutcome.FAILED);
     assertThat(next).as("retry of a %s lease", leaseTime).isBetween(before + retry, after + retry);
-    space.outage(false);
+    space.endOutage();
 
     lease.tick(expiry);
     assertThat(lost).hasValue(1);

@@ -23,7 +23,7 @@ class MultiLockTest {
 
   @AfterEach
   void close() {
-    store.space().outage(false);
+    store.space().endOutage();
     client.close();
   }
 
@@ -70,7 +70,7 @@ class MultiLockTest {
     assertThatThrownBy(() -> held.lease("b").extend(java.time.Duration.ofSeconds(5)))
         .isInstanceOf(dev.locksmith.LeaseLostException.class);
     assertThat(held.isValid()).isFalse();
-    store.space().outage(true);
+    store.space().startOutage();
     // Released in reverse order: c fails first, then b (lost), then a fails.
     assertThatThrownBy(held::release)
         .isInstanceOf(LockStoreException.class)
