@@ -4,6 +4,7 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 
 import dev.locksmith.LockClient;
 import dev.locksmith.cli.internal.LiveStoreContract;
+import dev.locksmith.cli.internal.StoreCheck;
 import dev.locksmith.spi.LockUri;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -26,6 +27,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "tck",
     mixinStandardHelpOptions = true,
+    versionProvider = Locksmith.Version.class,
     description = {
       "Runs the whole Locksmith test kit against a live store, rule by rule.",
       "%nTests use their own random lock names; faults are never injected into a live store, so"
@@ -36,13 +38,19 @@ import picocli.CommandLine.Option;
     exitCodeList = {
       "0:every rule that ran passed",
       "1:a rule failed: the store broke a promise",
-      "2:usage error: no --uri, a malformed URI, or a URI whose JDBC driver is not on the class"
-          + " path",
-      "3:the store could not be reached (\"cannot reach ... cannot connect\")"
+      "2:usage error: no --uri, a malformed URI, an unknown scheme or URI option, a URI whose"
+          + " JDBC driver is not on the class path, or a timing option out of range; no rule runs",
+      "3:the store could not be reached (\"cannot reach ...\") or refused to lock (\"cannot"
+          + " lock on ...\", such as a ZooKeeper ACL that denies this identity); no rule runs"
     })
 final class TckCommand implements Callable<Integer> {
 
-  @Option(names = "--uri", paramLabel = "URI", description = "The store to test.")
+  @Option(
+      names = "--uri",
+      paramLabel = "URI",
+      description =
+          "The store to test, such as redis://host:6379, memcached://host:11211,"
+              + " zookeeper://host:2181/locks, etcd://host:2379 or jdbc:postgresql://host/db.")
   String uri;
 
   @Option(
@@ -53,17 +61,36 @@ final class TckCommand implements Callable<Integer> {
   @Option(
       names = "--short-lease",
       paramLabel = "MS",
-      description = "The lease the expiry tests use, in ms (default: ${DEFAULT-VALUE}).")
+      description =
+          "The lease the expiry tests use, in ms, "
+              + MIN_SHORT_LEASE_MS
+              + " to "
+              + MAX_TIMING_MS
+              + " (default: ${DEFAULT-VALUE}).")
   long shortLeaseMs = 600;
 
   @Option(
       names = "--slack",
       paramLabel = "MS",
       description =
-          "How late the store may be beyond a promised time, in ms (default: 1000, plus two of"
-              + " the store's clock units where they are coarser than a millisecond: 3000 on"
-              + " memcached).")
+          "How late the store may be beyond a promised time, in ms, 0 to "
+              + MAX_TIMING_MS
+              + " (default: 1000, plus two of the store's clock units where they are coarser"
+              + " than a millisecond: 3000 on memcached).")
   Long slackMs;
+
+  /**
+   * The shortest {@code --short-lease}: below it a round trip to a store across a network takes
+   * longer than the lease, and the kit would blame the store for the network.
+   */
+  static final long MIN_SHORT_LEASE_MS = 100;
+
+  /**
+   * The longest {@code --short-lease} and {@code --slack}: a minute. The expiry rules wait for
+   * both, many times over; longer would make the run last hours (and huge values overflow the kit's
+   * time arithmetic, which then blames the store).
+   */
+  static final long MAX_TIMING_MS = 60_000;
 
   @Override
   public Integer call() {
@@ -75,13 +102,23 @@ final class TckCommand implements Callable<Integer> {
       System.err.println("Missing required option: '--uri=URI' (or --rules to list the rules)");
       return Locksmith.EXIT_USAGE;
     }
-    if (shortLeaseMs < 1 || slackMs != null && slackMs < 0) {
-      System.err.println("--short-lease must be positive and --slack not negative");
+    if (shortLeaseMs < MIN_SHORT_LEASE_MS || shortLeaseMs > MAX_TIMING_MS) {
+      System.err.println(
+          "--short-lease must be between "
+              + MIN_SHORT_LEASE_MS
+              + " and "
+              + MAX_TIMING_MS
+              + " ms, was "
+              + shortLeaseMs);
+      return Locksmith.EXIT_USAGE;
+    }
+    if (slackMs != null && (slackMs < 0 || slackMs > MAX_TIMING_MS)) {
+      System.err.println("--slack must be between 0 and " + MAX_TIMING_MS + " ms, was " + slackMs);
       return Locksmith.EXIT_USAGE;
     }
     String shown = LockUri.redact(uri);
     long slack;
-    try (LockClient probe = LockClient.open(uri)) {
+    try (LockClient probe = StoreCheck.open(uri)) {
       slack = slackMs != null ? slackMs : LiveStoreContract.defaultSlack(probe).toMillis();
       System.out.println(
           "testing "
@@ -91,13 +128,9 @@ final class TckCommand implements Callable<Integer> {
               + "; timing slack "
               + slack
               + " ms)");
-    } catch (IllegalArgumentException | dev.locksmith.UnsupportedLockUriException e) {
-      // A missing JDBC driver lands here too: a packaging problem, not an unreachable store.
-      System.err.println("bad URI: " + e.getMessage());
-      return Locksmith.EXIT_USAGE;
-    } catch (RuntimeException e) {
-      System.err.println("cannot reach " + shown + ": " + e.getMessage());
-      return Locksmith.EXIT_STORE_UNAVAILABLE;
+    } catch (StoreCheck.Failure e) {
+      System.err.println(e.getMessage());
+      return e.usage() ? Locksmith.EXIT_USAGE : Locksmith.EXIT_STORE_UNAVAILABLE;
     }
     System.setProperty(LiveStoreContract.URI, uri);
     System.setProperty(LiveStoreContract.SHORT_LEASE_MS, Long.toString(shortLeaseMs));

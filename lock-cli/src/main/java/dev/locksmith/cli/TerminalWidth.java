@@ -5,8 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The width of the terminal the table is printed to: {@code COLUMNS} when the shell exports it,
- * else what {@code stty} says about the controlling terminal, else 80 (output to a pipe or file).
+ * The width of the terminal: {@code COLUMNS} when the shell exports it, else what {@code stty} says
+ * about the controlling terminal, else 80.
  */
 final class TerminalWidth {
 
@@ -14,7 +14,29 @@ final class TerminalWidth {
 
   private TerminalWidth() {}
 
-  static int detect() {
+  /**
+   * The width for the table on standard output: the terminal's when standard output is one, else
+   * ({@code > file}, a pipe) {@code COLUMNS} or 80.
+   */
+  static int forStandardOutput() {
+    int columns = columnsVariable();
+    if (columns > 0) {
+      return columns;
+    }
+    // bash does not export COLUMNS, so ask the terminal itself, but only when there is one.
+    return System.console() == null ? FALLBACK : ask();
+  }
+
+  /**
+   * The width for the progress line on standard error: the controlling terminal's (standard output
+   * may go to a file meanwhile), else 80.
+   */
+  static int forStandardError() {
+    int columns = columnsVariable();
+    return columns > 0 ? columns : ask();
+  }
+
+  private static int columnsVariable() {
     String columns = System.getenv("COLUMNS");
     if (columns != null) {
       try {
@@ -26,8 +48,12 @@ final class TerminalWidth {
         // not a number: ask the terminal instead
       }
     }
-    // bash does not export COLUMNS, so ask the terminal itself, but only when there is one.
-    if (System.console() == null || !new File("/dev/tty").canRead()) {
+    return 0;
+  }
+
+  /** {@code stty size} of the controlling terminal, or 80 without one. */
+  private static int ask() {
+    if (!new File("/dev/tty").canRead()) {
       return FALLBACK;
     }
     try {

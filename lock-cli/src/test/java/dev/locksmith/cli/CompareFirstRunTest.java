@@ -72,8 +72,24 @@ class CompareFirstRunTest {
   @DisplayName("the run compares all five stores and exits 0")
   void comparesEveryStore() {
     assertThat(code).as(stdout + stderr).isZero();
-    assertThat(stdout).doesNotContain("skipping");
+    assertThat(stdout + stderr).doesNotContain("skipping");
     assertThat(markdown).contains("| | " + String.join(" | ", STORES) + " |");
+  }
+
+  @Test
+  @DisplayName(
+      "standard output is the table alone; what the command is doing goes to standard error")
+  void progressOnStandardError() {
+    List<String> lines = stdout.lines().toList();
+    assertThat(lines.get(0).split("[\\s|]+"))
+        .as("the table's header first:%n%s", stdout)
+        .containsSubsequence(STORES);
+    assertThat(lines)
+        .as(stdout)
+        .noneMatch(l -> l.endsWith("...") || l.startsWith("starting ") || l.startsWith("wrote "));
+    assertThat(stderr.lines()).contains("starting etcd...", "starting zookeeper...");
+    assertThat(stderr.lines().filter(l -> l.endsWith("store paused..."))).hasSize(STORES.size());
+    assertThat(stderr).contains("wrote ");
   }
 
   @Test
@@ -165,6 +181,108 @@ class CompareFirstRunTest {
       // Scales with the window instead of a fixed 720 px box beside empty space.
       assertThat(chart.attr("viewBox")).isNotEmpty();
       assertThat(chart.parent().parent().hasClass("charts")).isTrue();
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "the pause row says which pause each store got: frozen, or stopped by a fixture whose pause"
+          + " stops the server (ZooKeeper's, in this JVM), so that calls failed")
+  void pauseSaysWhichKind() {
+    Map<String, String> pause = row("store paused past the lease");
+    for (String store : STORES) {
+      assertThat(pause.get(store)).as(store).doesNotContain("n/a", "cannot be paused");
+      if (store.equals("zookeeper")) {
+        assertThat(pause.get(store))
+            .startsWith("store stopped for ")
+            .contains("(session 3 s): its fixture pauses by stopping the server, so calls failed");
+      } else {
+        assertThat(pause.get(store))
+            .startsWith("store frozen for ")
+            .contains("connections open but unanswered");
+      }
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "each store's column in compare.html says how it was run; Redis's says appendonly, which"
+          + " its DURABLE_FENCING cell follows")
+  void htmlSaysHowEachStoreWasRun() {
+    for (String store : STORES) {
+      Element header = html.getElementById("store-" + store);
+      assertThat(header).as(store).isNotNull();
+      assertThat(header.selectFirst(".setup .origin").text())
+          .as(store)
+          .startsWith("started by compare");
+    }
+    for (String store : List.of("etcd", "h2", "memcached", "redis", "zookeeper")) {
+      assertThat(html.getElementById("store-" + store).selectFirst(".setup .server"))
+          .as("what %s's server says of itself", store)
+          .isNotNull();
+    }
+    String redis = html.getElementById("store-redis").selectFirst(".server").text();
+    assertThat(redis).matches("Redis \\S+, appendonly (yes|no), maxmemory-policy \\S+");
+    boolean aof = redis.contains("appendonly yes");
+    assertThat(row("DURABLE_FENCING").get("redis")).isEqualTo(aof ? "yes" : "—");
+    assertThat(html.getElementById("store-redis").selectFirst(".note").text())
+        .contains("DURABLE_FENCING");
+    assertThat(row("measured on").get("redis")).startsWith(redis + "; ");
+    assertThat(html.getElementById("store-h2").selectFirst(".server").text()).startsWith("H2 ");
+  }
+
+  @Test
+  @DisplayName("compare.html and compare.md say when and by which Locksmith version they were made")
+  void reportsSayDateAndVersion() {
+    String version = Locksmith.version();
+    assertThat(version).as("filled in by the build").matches("\\d+\\.\\d+\\.\\d+.*");
+    String generated = html.selectFirst("p.generated").text();
+    // The run began minutes ago: today, or yesterday if it crossed midnight.
+    java.time.LocalDate today = java.time.LocalDate.now();
+    assertThat(generated)
+        .contains("Locksmith " + version)
+        .containsAnyOf(today.toString(), today.minusDays(1).toString());
+    assertThat(markdown).contains("(Locksmith " + version + ", ");
+  }
+
+  @Test
+  @DisplayName(
+      "memcached's and Redis's long tokens are explained in the cells that show them, and under"
+          + " the table")
+  void clockTokensExplainedWhereTheyAppear() {
+    for (String label : List.of("store killed and restarted", "token after eviction")) {
+      assertThat(row(label).get("memcached"))
+          .as(label)
+          .containsPattern("\\d{19} → \\d{19}: clock-based tokens, ns since 1970");
+      assertThat(row(label).get("redis"))
+          .as(label)
+          .containsPattern("\\d{16} → \\d{16}: clock-based tokens, µs since 1970");
+      assertThat(row(label).get("etcd")).as(label).doesNotContain("clock-based");
+    }
+    assertThat(html.select("div.notes p").eachText())
+        .anySatisfy(
+            n -> assertThat(n).startsWith("Clock-based tokens: memcached (ns), redis (µs)"));
+  }
+
+  @Test
+  @DisplayName("every store's chart line has a colour of its own, h2's and zookeeper's far apart")
+  void chartColoursDiffer() {
+    for (Element chart : html.select("svg.chart")) {
+      Map<String, String> colours = new LinkedHashMap<>();
+      for (Element e : chart.select("g.legend g.entry")) {
+        colours.put(e.selectFirst("text").text(), e.selectFirst("line").attr("stroke"));
+      }
+      assertThat(colours.keySet()).containsExactlyElementsOf(STORES);
+      List<String> names = new ArrayList<>(colours.keySet());
+      for (int i = 0; i < names.size(); i++) {
+        for (int j = i + 1; j < names.size(); j++) {
+          String a = colours.get(names.get(i));
+          String b = colours.get(names.get(j));
+          assertThat(dev.locksmith.cli.internal.ColourDistance.distinct(a, b))
+              .as("%s (%s) and %s (%s)", names.get(i), a, names.get(j), b)
+              .isTrue();
+        }
+      }
     }
   }
 

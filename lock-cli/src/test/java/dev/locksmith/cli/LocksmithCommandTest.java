@@ -78,6 +78,31 @@ class LocksmithCommandTest {
   }
 
   @Test
+  @DisplayName(
+      "--help names the store of every provider on the class path (etcd among them), SQL for"
+          + " JDBC")
+  void helpNamesEveryStore() {
+    assertThat(Locksmith.run("--help")).isZero();
+    String help = stdout().replaceAll("\\s+", " ");
+    String description = help.substring(0, help.indexOf("Commands:"));
+    java.util.Set<String> stores = new java.util.TreeSet<>();
+    for (dev.locksmith.spi.LockProvider p :
+        java.util.ServiceLoader.load(dev.locksmith.spi.LockProvider.class)) {
+      stores.add(p.getClass().getPackageName().substring("dev.locksmith.".length()));
+    }
+    assertThat(stores).contains("etcd", "jdbc", "memcached", "redis", "zookeeper");
+    for (String store : stores) {
+      switch (store) {
+        case "mem" -> {
+          // In this JVM only: the examples' store, not one to lock a fleet with.
+        }
+        case "jdbc" -> assertThat(description).contains("SQL databases", "PostgreSQL", "H2");
+        default -> assertThat(description.toLowerCase(java.util.Locale.ROOT)).contains(store);
+      }
+    }
+  }
+
+  @Test
   @DisplayName("compare --help names every store --stores takes, and the exit codes")
   void compareHelpNamesStores() {
     assertThat(Locksmith.run("compare", "--help")).isZero();
@@ -117,6 +142,20 @@ class LocksmithCommandTest {
         .isEmpty();
     assertThat(stdout())
         .contains("mem", "h2", "zookeeper", "crashed holder", "store killed and restarted");
+    // Every word of every row label is printed whole: no label is broken inside a word.
+    java.util.Set<String> words = new java.util.HashSet<>();
+    for (String w : stdout().split("\\s+")) {
+      words.add(w.endsWith(":") ? w.substring(0, w.length() - 1) : w);
+    }
+    for (String label : dev.locksmith.cli.internal.ReportWriter.labels()) {
+      assertThat(words).as("the words of '%s' in%n%s", label, stdout()).contains(label.split(" "));
+    }
+    // ZooKeeper's fixture pauses by stopping its in-JVM server: the row says so, and that calls
+    // failed, rather than that it could not be paused.
+    assertThat(stdout().replaceAll("\\s+", " "))
+        .contains("store stopped for")
+        .contains("its fixture pauses by stopping the server, so calls failed rather than hung")
+        .doesNotContain("cannot be paused");
   }
 
   @Test
@@ -160,6 +199,20 @@ class LocksmithCommandTest {
             dir.toString());
     assertThat(code).as(stdout()).isZero();
     assertThat(stdout()).contains("acquire+release p50", "release after expiry", "broken promises");
+    // Standard output is the table and nothing else; what the command did went to standard error
+    // (a line per step: standard error is not a terminal here).
+    assertThat(stdout().lines().findFirst())
+        .hasValueSatisfying(header -> assertThat(header).matches("\\s*(\\| )?mem"));
+    assertThat(stdout())
+        .doesNotContain("starting", "capabilities...", "wrote", "...")
+        .endsWith("none\n");
+    assertThat(stderr().lines())
+        .contains(
+            "starting mem...",
+            "  mem        capabilities...",
+            "  mem        store restarted...",
+            "wrote " + dir.resolve("compare.md"),
+            "  and " + dir.resolve("compare.html"));
     assertThat(Files.readString(dir.resolve("compare.md")))
         .contains("| | mem |", "## Caveats per store", "### mem");
     assertThat(Files.readString(dir.resolve("compare.html")))

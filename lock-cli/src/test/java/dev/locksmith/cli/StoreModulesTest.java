@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.UnsupportedLockUriException;
 import dev.locksmith.spi.LockProvider;
+import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
-import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

@@ -10,7 +10,6 @@ import dev.locksmith.internal.EngineClient;
 import dev.locksmith.tck.StoreFaults;
 import dev.locksmith.tck.StoreInspector;
 import dev.locksmith.tck.internal.HolderProcess;
-import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,9 +37,10 @@ public final class Comparison {
   public record Sizes(int uncontended, int handoffs) {}
 
   private final Sizes sizes;
-  private final PrintStream progress;
+  private final Progress progress;
 
-  public Comparison(Sizes sizes, PrintStream progress) {
+  /** Scenarios of {@code sizes}, saying what they do on {@code progress} (standard error). */
+  public Comparison(Sizes sizes, Progress progress) {
     this.sizes = sizes;
     this.progress = progress;
   }
@@ -48,6 +48,9 @@ public final class Comparison {
   /** Runs every scenario on {@code target}. */
   public StoreReport run(StoreTarget target, boolean crossProcess) {
     StoreReport r = new StoreReport(target.name(), dev.locksmith.spi.LockUri.redact(target.uri()));
+    r.startedHere = target.startedHere();
+    r.processes = target.processes();
+    r.facts = ServerFacts.of(target.uri());
     step(target, "capabilities", () -> capabilities(target, r), r);
     step(target, "uncontended acquire+release", () -> uncontended(target, r), r);
     step(target, "hand-off under contention", () -> handoff(target, r), r);
@@ -69,11 +72,9 @@ public final class Comparison {
       r.tokenAfterEviction = "n/a (a live store is not evicted on purpose)";
     }
     if (target.control() != null) {
-      if (target.canPause()) {
-        step(target, "store paused", () -> pause(target, r), r);
-      } else {
-        r.pause = "n/a (the server runs in this process and cannot be paused)";
-      }
+      // A fixture that cannot freeze its store stops it instead: the pause runs either way, and
+      // its row says which kind it was.
+      step(target, "store paused", () -> pause(target, r), r);
       step(target, "store restarted", () -> restart(target, r), r);
     } else {
       r.pause = "n/a (" + target.whyNoControl() + ")";
@@ -87,7 +88,7 @@ public final class Comparison {
   }
 
   private void step(StoreTarget target, String what, Scenario s, StoreReport r) {
-    progress.printf("  %-10s %s...%n", target.name(), what);
+    progress.step(String.format("  %-10s %s...", target.name(), what));
     try {
       s.run();
     } catch (Exception e) {
@@ -95,10 +96,10 @@ public final class Comparison {
         Thread.currentThread().interrupt();
       }
       // Where it failed, for the bug report: a failed step is a broken promise (exit 1).
-      progress.printf("  %-10s %s failed: %s%n", target.name(), what, e);
+      progress.line(String.format("  %-10s %s failed: %s", target.name(), what, e));
       StackTraceElement[] frames = e.getStackTrace();
       for (int i = 0; i < Math.min(8, frames.length); i++) {
-        progress.printf("  %-10s     at %s%n", "", frames[i]);
+        progress.line(String.format("  %-10s     at %s", "", frames[i]));
       }
       // The exception's type too: some (InterruptedException, TimeoutException) carry no message.
       r.broken(what + ": " + e);
@@ -322,9 +323,9 @@ public final class Comparison {
       long after = lease.fencingToken();
       lease.release();
       if (after > before) {
-        r.tokenAfterEviction = "kept rising (" + before + " → " + after + ")";
+        r.tokenAfterEviction = "kept rising (" + ClockTokens.pair(before, after) + ")";
       } else {
-        r.tokenAfterEviction = "WENT BACK (" + before + " → " + after + ")";
+        r.tokenAfterEviction = "WENT BACK (" + ClockTokens.pair(before, after) + ")";
         r.broken("a fencing token went back after the store dropped its idle state");
       }
     }
@@ -369,9 +370,17 @@ public final class Comparison {
     }
   }
 
+  /**
+   * The store paused past the holder's lease (for a session-bound store, past its session): frozen
+   * where the fixture can freeze it (connections stay open and go silent), else stopped (calls fail
+   * at once) and started again. Either way no lock may be granted meanwhile, and no two clients may
+   * hold valid leases afterwards.
+   */
   private void pause(StoreTarget target, StoreReport r) throws Exception {
     StoreFaults control = java.util.Objects.requireNonNull(target.control());
+    boolean freezes = target.pauseFreezes();
     Duration lease = Duration.ofSeconds(2);
+    Duration outlived = target.shortLease().compareTo(lease) > 0 ? target.shortLease() : lease;
     String lockName = name("pause");
     AtomicLong toldAfterNanos = new AtomicLong(-1);
     try (LockClient a = target.open(LockOptions.builder().leaseTime(lease).build());
@@ -381,16 +390,19 @@ public final class Comparison {
       held.onLost((l, why) -> toldAfterNanos.set(System.nanoTime() - start));
       control.pause();
       boolean acquiredDuringPause = false;
+      long pausedNanos;
       try {
-        Thread.sleep(lease.toMillis() + 1500);
+        Thread.sleep(outlived.toMillis() + 1500);
         try {
           acquiredDuringPause = b.lock(lockName).tryAcquire().isPresent();
         } catch (LockStoreException expected) {
           // The store is not answering: the right answer.
         }
       } finally {
+        pausedNanos = System.nanoTime() - start;
         control.resume();
       }
+      long resumedAt = System.nanoTime();
       Optional<Lease> after = b.lock(lockName).tryAcquire(Duration.ofSeconds(10));
       boolean toldHolder = toldAfterNanos.get() >= 0;
       boolean stillValid = held.isValid();
@@ -400,21 +412,45 @@ public final class Comparison {
       if (after.isPresent() && stillValid) {
         r.broken("double grant: the holder's lease was valid while another client acquired");
       }
+      boolean sessions = r.capabilities.contains(Capability.SESSION_BOUND);
       StringBuilder s = new StringBuilder();
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "store %s for %.1f s (%s %d s)%s",
+              freezes ? "frozen" : "stopped",
+              pausedNanos / 1e9,
+              sessions ? "session" : "lease",
+              outlived.toSeconds(),
+              // Said because the two pauses differ for the clients: a frozen server keeps their
+              // connections open and silent, a stopped one makes their calls fail.
+              freezes
+                  ? ", connections open but unanswered"
+                  : ": its fixture pauses by stopping the server, so calls failed rather than"
+                      + " hung"));
       s.append(
           toldHolder
               ? String.format(
-                  "holder told (onLost) %.1f s into a %d s pause",
-                  toldAfterNanos.get() / 1e9, (lease.toMillis() + 1500) / 1000)
-              : "holder kept its lock through the pause");
+                  Locale.ROOT, "; holder told (onLost) %.1f s in", toldAfterNanos.get() / 1e9)
+              : "; holder kept its lock through it");
+      String back = freezes ? "resume" : "restart";
       s.append(
-          after.isPresent() ? "; lock passed on after resume" : "; lock still held after resume");
+          after.isPresent() ? "; lock passed on after " + back : "; lock still held after " + back);
       r.pause = s.toString();
       after.ifPresent(Lease::release);
       try {
         held.release();
       } catch (LeaseLostException expected) {
         // Told before; releasing a lost lease says so again.
+      } catch (LockStoreException stillReconnecting) {
+        // A stopped store's clients may still be reconnecting; the hold ends with its lease.
+      }
+      if (!freezes) {
+        // As after a restart: the clients close only once their reconnect attempts are over.
+        long settleNanos = target.reconnectSettle().toNanos() - (System.nanoTime() - resumedAt);
+        if (settleNanos > 0) {
+          TimeUnit.NANOSECONDS.sleep(settleNanos);
+        }
       }
     }
   }
@@ -473,12 +509,14 @@ public final class Comparison {
         if (after <= before && durable) {
           r.broken(
               "the fencing token went back after a restart (" + before + " then " + after + ")");
-          holder += "; token went BACK (" + before + " → " + after + ")";
+          holder += "; token went BACK (" + ClockTokens.pair(before, after) + ")";
         } else if (after <= before) {
           holder +=
-              "; token restarted (" + before + " → " + after + "; DURABLE_FENCING not declared)";
+              "; token restarted ("
+                  + ClockTokens.pair(before, after)
+                  + "; DURABLE_FENCING not declared)";
         } else {
-          holder += "; token kept increasing (" + before + " → " + after + ")";
+          holder += "; token kept increasing (" + ClockTokens.pair(before, after) + ")";
         }
       } else {
         holder += "; no fencing token";

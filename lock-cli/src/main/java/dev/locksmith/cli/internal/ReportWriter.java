@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,24 +21,49 @@ public final class ReportWriter {
 
   private final List<StoreReport> reports;
   private final String machine;
+  private final String version;
+  private final ZonedDateTime generated;
 
-  public ReportWriter(List<StoreReport> reports, String machine) {
-    this.reports = reports;
-    this.machine = machine;
+  /**
+   * A writer for {@code reports}, measured on {@code machine} (cores, Java, sizes), by Locksmith
+   * {@code version} at {@code generated}: the pages say all three.
+   *
+   * @throws NullPointerException if any argument is null, or {@code reports} holds a null
+   */
+  public ReportWriter(
+      List<StoreReport> reports, String machine, String version, ZonedDateTime generated) {
+    this.reports = List.copyOf(reports);
+    this.machine = java.util.Objects.requireNonNull(machine, "machine must not be null");
+    this.version = java.util.Objects.requireNonNull(version, "version must not be null");
+    this.generated = java.util.Objects.requireNonNull(generated, "generated must not be null");
   }
 
   private record Row(String label, Function<StoreReport, String> value) {}
 
+  /** The label of the row that says how each store was run. */
+  private static final String SETUP = "measured on";
+
+  /** The label of the row of uncontended acquire+release pairs a second, on one thread. */
+  private static final String THROUGHPUT = "acquire+release/s";
+
+  /** The labels of the table's rows, in order. */
+  public static List<String> labels() {
+    return rows().stream().map(Row::label).toList();
+  }
+
   private static List<Row> rows() {
     List<Row> rows = new ArrayList<>();
+    rows.add(new Row(SETUP, ReportWriter::setup));
     for (Capability c : Capability.values()) {
       rows.add(new Row(c.name(), r -> r.capabilities.contains(c) ? "yes" : "—"));
     }
     rows.add(new Row("acquire+release p50", r -> ms(r.uncontended, 50)));
     rows.add(new Row("acquire+release p99", r -> ms(r.uncontended, 99)));
+    // Short labels: every short row's label fits the label column at 80 columns with six stores
+    // (what "1 thread" means is said in a note under the table).
     rows.add(
         new Row(
-            "acquire+release per s (1 thread)",
+            THROUGHPUT,
             r ->
                 r.uncontended == null
                     ? "—"
@@ -57,6 +84,31 @@ public final class ReportWriter {
     return rows;
   }
 
+  /**
+   * How the store was run, in a line: what its server says of itself (version, the settings its
+   * promises depend on, and what they mean), and who started it.
+   */
+  private static String setup(StoreReport r) {
+    List<String> parts = new ArrayList<>();
+    if (!r.facts.summary().isEmpty()) {
+      parts.add(r.facts.summary());
+    }
+    if (!r.facts.note().isEmpty()) {
+      parts.add(r.facts.note());
+    }
+    parts.add(origin(r));
+    return String.join("; ", parts);
+  }
+
+  private static String origin(StoreReport r) {
+    if (!r.startedHere) {
+      return "a live store given by --uri";
+    }
+    return r.processes.isEmpty()
+        ? "started by compare inside this JVM"
+        : "started by compare as a process of its own";
+  }
+
   private static String ms(Percentiles p, double q) {
     return p == null || p.count() == 0 ? "—" : String.format(Locale.ROOT, "%.2f ms", p.millis(q));
   }
@@ -68,10 +120,11 @@ public final class ReportWriter {
   private static final int MIN_CELL = 20;
 
   /**
-   * The table for a terminal {@code width} columns wide; no line is longer than {@code width}. Wide
-   * enough, one column per store with long cells wrapped. Narrower, the short rows (capabilities,
-   * numbers) stay a table with one narrow column per store, and each long row (what a crashed
-   * holder, a pause or a restart did) is listed store by store beneath it.
+   * The table for a terminal {@code width} columns wide; no line is longer than {@code width}, and
+   * no row label is broken inside a word. Wide enough, one column per store with long cells
+   * wrapped. Narrower, the short rows (capabilities, numbers) stay a table with one narrow column
+   * per store, and each long row (what a crashed holder, a pause or a restart did) is listed store
+   * by store beneath it.
    */
   public String text(int width) {
     List<Row> rows = rows();
@@ -119,25 +172,40 @@ public final class ReportWriter {
       boolean fits = reports.stream().allMatch(r -> row.value().apply(r).length() <= cell);
       (fits ? shortRows : longRows).add(row);
     }
-    int labelWidth =
-        Math.min(
-            rows.stream().mapToInt(r -> r.label().length()).max().orElse(10),
-            width - reports.size() * (cell + 2));
+    // The label column is at least as wide as the longest word of a short row's label, so that
+    // labels wrap at spaces only; two spaces between columns where that fits, else one.
+    int longestWord =
+        shortRows.stream()
+            .flatMap(r -> List.of(r.label().split(" ")).stream())
+            .mapToInt(String::length)
+            .max()
+            .orElse(0);
+    int longestLabel = shortRows.stream().mapToInt(r -> r.label().length()).max().orElse(0);
+    int gap = 0;
+    int labelWidth = 0;
+    for (int g = 2; g >= 1 && gap == 0; g--) {
+      int room = width - reports.size() * (cell + g);
+      if (room >= longestWord) {
+        gap = g;
+        labelWidth = Math.min(longestLabel, room);
+      }
+    }
     StringBuilder sb = new StringBuilder();
-    if (labelWidth >= 12 && !shortRows.isEmpty()) {
+    if (gap > 0 && !shortRows.isEmpty()) {
+      String between = " ".repeat(gap);
       StringBuilder header = new StringBuilder(pad("", labelWidth));
       for (StoreReport r : reports) {
-        header.append("  ").append(pad(r.name, cell));
+        header.append(between).append(pad(r.name, cell));
       }
       line(sb, header);
-      sb.append("-".repeat(labelWidth + reports.size() * (cell + 2))).append('\n');
+      sb.append("-".repeat(labelWidth + reports.size() * (cell + gap))).append('\n');
       for (Row row : shortRows) {
-        List<String> label = wrap(row.label(), labelWidth);
+        List<String> label = wrapWords(row.label(), labelWidth);
         for (int i = 0; i < label.size(); i++) {
           StringBuilder l = new StringBuilder(pad(label.get(i), labelWidth));
           if (i == label.size() - 1) {
             for (StoreReport r : reports) {
-              l.append("  ").append(pad(row.value().apply(r), cell));
+              l.append(between).append(pad(row.value().apply(r), cell));
             }
           }
           line(sb, l);
@@ -150,7 +218,7 @@ public final class ReportWriter {
     // Each long row as a list: the store's name, then its value wrapped beside it.
     int valueWidth = width - 2 - nameWidth - 2;
     for (Row row : longRows) {
-      for (String l : wrap(row.label() + ":", width)) {
+      for (String l : wrapWords(row.label() + ":", width)) {
         line(sb, new StringBuilder(l));
       }
       for (StoreReport r : reports) {
@@ -178,11 +246,56 @@ public final class ReportWriter {
     sb.append(l, 0, end).append('\n');
   }
 
-  /** The table as Markdown, with a header that says where it was measured. */
+  /** When and by what the report was made: the date, the time and Locksmith's version. */
+  private String generatedBy() {
+    return "Locksmith "
+        + version
+        + ", "
+        + generated.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm z", Locale.ROOT));
+  }
+
+  /**
+   * Notes on what the table shows, each only when a cell needs it: what capabilities depend on, and
+   * what clock-based fencing tokens are.
+   */
+  private List<String> notes() {
+    List<String> notes = new ArrayList<>();
+    notes.add(
+        "Capabilities are what each store declared on connecting to the server it was measured"
+            + " on, configured as its \"measured on\" row says: some depend on the server's"
+            + " settings.");
+    notes.add(
+        THROUGHPUT
+            + ": one thread acquiring and releasing one free lock after another, the p50 and p99"
+            + " rows' samples in a row; what a single caller gets, not what the store can serve.");
+    List<String> clocked = new ArrayList<>();
+    for (StoreReport r : reports) {
+      String cells = r.restart + " " + r.tokenAfterEviction;
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile("clock-based tokens, (\\S+) since 1970").matcher(cells);
+      if (m.find()) {
+        clocked.add(r.name + " (" + m.group(1) + ")");
+      }
+    }
+    if (!clocked.isEmpty()) {
+      notes.add(
+          "Clock-based tokens: "
+              + String.join(", ", clocked)
+              + " draw fencing tokens above a reading of the clock (microseconds or nanoseconds"
+              + " since 1970) instead of counting from 1, hence 16 or 19 digits: a token counter"
+              + " lost to eviction, a flush or a restart starts again above every token given"
+              + " before, as long as the clock does not go back. Only their order matters.");
+    }
+    return notes;
+  }
+
+  /** The table as Markdown, with a header that says where, when and by what it was measured. */
   public String markdown() {
     StringBuilder sb = new StringBuilder();
     sb.append("# Locksmith: the stores compared\n\n")
-        .append("Generated by `./locksmith compare` (the same scenarios on every store; see")
+        .append("Generated by `./locksmith compare` (")
+        .append(generatedBy())
+        .append("; the same scenarios on every store, see")
         .append(" `./locksmith compare --help`). Latencies depend on the machine; the behaviour")
         .append(" rows do not.\n\n");
     sb.append("| |");
@@ -197,7 +310,20 @@ public final class ReportWriter {
       }
       sb.append('\n');
     }
-    sb.append("\nMeasured on: ").append(machine).append('\n');
+    sb.append('\n');
+    for (String note : notes()) {
+      sb.append(note).append("\n\n");
+    }
+    sb.append("Measured on: ").append(machine).append('\n');
+    sb.append("\n## How each store was run\n\n");
+    for (StoreReport r : reports) {
+      sb.append("- **").append(r.name).append("**: ").append(setup(r));
+      sb.append("; URI `").append(r.uri).append('`');
+      for (String p : r.processes) {
+        sb.append("; process `").append(p).append('`');
+      }
+      sb.append('\n');
+    }
     String caveats = caveats();
     if (!caveats.isEmpty()) {
       sb.append("\n## Caveats per store\n\n").append(caveats);
@@ -206,8 +332,9 @@ public final class ReportWriter {
   }
 
   /**
-   * One self-contained HTML page: the table, a latency chart per scenario (side by side where the
-   * window is wide enough) and the same per-store caveats as the Markdown.
+   * One self-contained HTML page: the table (each store's column headed by how it was run), a
+   * latency chart per scenario (side by side where the window is wide enough) and the same
+   * per-store caveats as the Markdown.
    */
   public String html() {
     StringBuilder sb = new StringBuilder();
@@ -218,6 +345,9 @@ public final class ReportWriter {
         .append("table{border-collapse:collapse;font-size:14px;width:100%}")
         .append("td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top}")
         .append("th{background:#f3f3f3}")
+        .append(".setup{font-weight:normal;font-size:12px;text-align:left;margin-top:.3em}")
+        .append(".setup p{margin:.2em 0}.setup summary{cursor:pointer}")
+        .append(".notes{font-size:14px}")
         // Two charts side by side on a wide window, one under the other on a narrow one.
         .append(".charts{display:grid;gap:1.5em;")
         .append("grid-template-columns:repeat(auto-fit,minmax(420px,1fr))}")
@@ -226,17 +356,25 @@ public final class ReportWriter {
         .append(".caveats{columns:2 420px;column-gap:2em}")
         .append(".caveat{break-inside:avoid}code{background:#f3f3f3;padding:0 2px}")
         .append("</style></head><body>")
-        .append("<h1>Locksmith: the stores compared</h1><p>")
+        .append("<h1>Locksmith: the stores compared</h1>")
+        .append("<p class=\"generated\">Generated by <code>./locksmith compare</code>: ")
+        .append(esc(generatedBy()))
+        .append(".</p><p class=\"machine\">")
         .append(esc(machine))
         .append("</p><table><tr><th></th>");
-    reports.forEach(r -> sb.append("<th>").append(esc(r.name)).append("</th>"));
+    reports.forEach(r -> sb.append(headerCell(r)));
     sb.append("</tr>");
     for (Row row : rows()) {
+      if (row.label().equals(SETUP)) {
+        continue; // In each column's header instead.
+      }
       sb.append("<tr><th style=\"text-align:left\">").append(esc(row.label())).append("</th>");
       reports.forEach(r -> sb.append("<td>").append(esc(row.value().apply(r))).append("</td>"));
       sb.append("</tr>");
     }
-    sb.append("</table><h2>Latency</h2><div class=\"charts\">");
+    sb.append("</table><div class=\"notes\">");
+    notes().forEach(n -> sb.append("<p>").append(esc(n)).append("</p>"));
+    sb.append("</div><h2>Latency</h2><div class=\"charts\">");
     sb.append("<figure><figcaption>Uncontended acquire+release (cumulative distribution)")
         .append("</figcaption>")
         .append(cdf(r -> r.uncontended))
@@ -248,6 +386,31 @@ public final class ReportWriter {
     sb.append(caveatsHtml());
     sb.append("</body></html>\n");
     return sb.toString();
+  }
+
+  /**
+   * A store's column header: its name, then how it was measured: what its server says of itself and
+   * what that means, who started it, its URI and the processes started for it.
+   */
+  private static String headerCell(StoreReport r) {
+    StringBuilder sb = new StringBuilder("<th id=\"store-").append(esc(r.name)).append("\">");
+    sb.append(esc(r.name)).append("<div class=\"setup\">");
+    if (!r.facts.summary().isEmpty()) {
+      sb.append("<p class=\"server\">").append(esc(r.facts.summary())).append("</p>");
+    }
+    if (!r.facts.note().isEmpty()) {
+      sb.append("<p class=\"note\">").append(esc(r.facts.note())).append("</p>");
+    }
+    sb.append("<p class=\"origin\">").append(esc(origin(r))).append("</p>");
+    sb.append("<details><summary>URI")
+        .append(r.processes.isEmpty() ? "" : " and command line")
+        .append("</summary><p><code>")
+        .append(esc(r.uri))
+        .append("</code></p>");
+    for (String p : r.processes) {
+      sb.append("<p><code>").append(esc(p)).append("</code></p>");
+    }
+    return sb.append("</details></div></th>").toString();
   }
 
   /** The caveats of the compared stores as HTML: one section per store, inline code kept. */
@@ -275,9 +438,20 @@ public final class ReportWriter {
     return sb.append("</div>").toString();
   }
 
-  private static final String[] COLOURS = {
-    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"
+  /**
+   * Line colours, store by store: chromatic ones at least 30° of hue apart (the Okabe-Ito set where
+   * it has them, readable by the colour-blind), the two greys far apart in lightness, so that no
+   * two stores look alike; every other store's line is dashed as well, which also tells them apart
+   * without colour.
+   */
+  static final String[] COLOURS = {
+    "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#999933", "#222222", "#6a3d9a", "#999999"
   };
+
+  /** The dash pattern of the {@code i}th store's line: none, or dashes for every other store. */
+  private static String dashes(int i) {
+    return i % 2 == 0 ? "" : " stroke-dasharray=\"6 3\"";
+  }
 
   /** A cumulative distribution per store on a log-scaled millisecond axis, as SVG. */
   private String cdf(Function<StoreReport, Percentiles> which) {
@@ -378,7 +552,9 @@ public final class ReportWriter {
         lines
             .append("<polyline fill=\"none\" stroke-width=\"2\" stroke=\"")
             .append(colour)
-            .append("\" points=\"")
+            .append('"')
+            .append(dashes(i))
+            .append(" points=\"")
             .append(pts)
             .append("\"/>");
       }
@@ -389,13 +565,14 @@ public final class ReportWriter {
           String.format(
               Locale.ROOT,
               "<g class=\"entry\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\""
-                  + " stroke=\"%s\" stroke-width=\"2\"/>"
+                  + " stroke=\"%s\" stroke-width=\"2\"%s/>"
                   + "<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text></g>",
               x,
               y - 4,
               x + 24,
               y - 4,
               colour,
+              dashes(i),
               x + 30,
               y,
               esc(r.name)));
@@ -461,6 +638,18 @@ public final class ReportWriter {
       }
       words.add(word);
     }
+    return fill(words, width);
+  }
+
+  /**
+   * {@code s} in lines of at most {@code width}, broken at spaces only: for labels, which are never
+   * broken inside a word (a word longer than {@code width} overflows its line instead).
+   */
+  private static List<String> wrapWords(String s, int width) {
+    return fill(List.of(s.split(" ")), width);
+  }
+
+  private static List<String> fill(List<String> words, int width) {
     List<String> lines = new ArrayList<>();
     StringBuilder line = new StringBuilder();
     for (String word : words) {

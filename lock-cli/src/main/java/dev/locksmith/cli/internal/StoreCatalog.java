@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The stores the comparison can start by itself: every {@link StoreFixture} on the class path
@@ -29,8 +30,10 @@ public final class StoreCatalog {
 
     /** Starts the store as a comparison target; the target stops it when closed. */
     public StoreTarget start() {
+      // Stores start one at a time, so the children that appear meanwhile are this store's.
+      Set<Long> before = ChildProcesses.now();
       RunningStore running = fixture.start();
-      return StoreTarget.of(name(), running);
+      return StoreTarget.of(name(), running, ChildProcesses.startedSince(before));
     }
   }
 

@@ -27,6 +27,15 @@ public final class StoreReport {
   String tokenAfterEviction = "not run";
   final List<String> brokenPromises = new ArrayList<>();
 
+  /** Whether the command started the store (through its fixture) rather than given a URI. */
+  boolean startedHere;
+
+  /** The command lines of the processes started for the store; none for one inside this JVM. */
+  List<String> processes = List.of();
+
+  /** What the store's server says about itself. */
+  ServerFacts.Facts facts = ServerFacts.Facts.NONE;
+
   StoreReport(String name, String uri) {
     this.name = name;
     this.uri = uri;

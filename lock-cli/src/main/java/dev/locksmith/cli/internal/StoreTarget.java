@@ -21,6 +21,7 @@ public final class StoreTarget implements AutoCloseable {
   private final @Nullable RunningStore running;
   private final @Nullable StoreFaults control;
   private final String whyNoControl;
+  private final List<String> processes;
   private final List<AutoCloseable> resources = new ArrayList<>();
 
   private StoreTarget(
@@ -28,23 +29,32 @@ public final class StoreTarget implements AutoCloseable {
       String uri,
       @Nullable RunningStore running,
       @Nullable StoreFaults control,
-      String whyNoControl) {
+      String whyNoControl,
+      List<String> processes) {
     this.name = name;
     this.uri = uri;
     this.running = running;
     this.control = control;
     this.whyNoControl = whyNoControl;
+    this.processes = List.copyOf(processes);
   }
 
-  /** A store its fixture started; the target stops it when closed. */
-  public static StoreTarget of(String name, RunningStore running) {
+  /**
+   * A store its fixture started, with the command lines of the processes the fixture started for it
+   * (none for a server inside this JVM); the target stops it when closed.
+   */
+  public static StoreTarget of(String name, RunningStore running, List<String> processes) {
+    java.util.Objects.requireNonNull(name, "name must not be null");
+    java.util.Objects.requireNonNull(running, "running must not be null");
+    java.util.Objects.requireNonNull(processes, "processes must not be null");
     StoreTarget t =
         new StoreTarget(
             name,
             running.uri(),
             running,
             running.faults().orElse(null),
-            "its fixture cannot stop it");
+            "its fixture cannot stop it",
+            processes);
     t.resources.add(running);
     return t;
   }
@@ -52,7 +62,17 @@ public final class StoreTarget implements AutoCloseable {
   /** A live store given by URI: compared, never broken on purpose. */
   public static StoreTarget live(String name, String uri) {
     return new StoreTarget(
-        name, uri, null, null, "a live store given by --uri is never broken on purpose");
+        name, uri, null, null, "a live store given by --uri is never broken on purpose", List.of());
+  }
+
+  /** Whether the command started this store (through its fixture), rather than given a URI. */
+  public boolean startedHere() {
+    return running != null;
+  }
+
+  /** The command lines of the processes started for the store (see {@link ChildProcesses}). */
+  public List<String> processes() {
+    return processes;
   }
 
   /** How long clients stay open after a restart (see {@link RunningStore#reconnectSettle()}). */
@@ -84,8 +104,11 @@ public final class StoreTarget implements AutoCloseable {
     return whyNoControl;
   }
 
-  /** Whether {@link #control()} can pause the store (not only kill and restart it). */
-  public boolean canPause() {
+  /**
+   * Whether {@link #control()}'s pause freezes the store (connections stay open and go silent)
+   * rather than stopping it (calls fail at once): the report says which kind of pause it ran.
+   */
+  public boolean pauseFreezes() {
     return control != null && running != null && running.pauseFreezes();
   }
 
