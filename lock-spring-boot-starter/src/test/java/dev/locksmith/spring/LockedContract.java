@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.locksmith.Lease;
 import dev.locksmith.LeaseLostException;
 import dev.locksmith.LockTimeoutException;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,6 +42,7 @@ abstract class LockedContract {
 
   @Autowired Work here;
   @Autowired LockTemplate hereTemplate;
+  @Autowired MeterRegistry meters;
 
   private ConfigurableApplicationContext second;
   Work there;
@@ -53,6 +55,9 @@ abstract class LockedContract {
 
   /** Makes the store forget every lock, as a store that lost its data. */
   abstract void dropAllLocks() throws Exception;
+
+  /** The {@code store} tag of the meters on this store: its kind, never its address. */
+  abstract String storeTag();
 
   @BeforeAll
   void startSecondInstance() {
@@ -87,6 +92,18 @@ abstract class LockedContract {
         });
     assertThat(entered.await(20, TimeUnit.SECONDS)).as("the holder got the lock").isTrue();
     return leave;
+  }
+
+  @Test
+  @DisplayName("the meters are tagged with the kind of store (docs/spring.md), never its address")
+  void metersTaggedWithTheKindOfStore() {
+    assertThat(here.contextName()).isEqualTo("context");
+    assertThat(meters.get("locksmith.acquire").timers())
+        .isNotEmpty()
+        .allSatisfy(t -> assertThat(t.getId().getTag("store")).isEqualTo(storeTag()));
+    assertThat(meters.get("locksmith.held").gauge().getId().getTag("store")).isEqualTo(storeTag());
+    assertThat(meters.get("locksmith.lost").counter().getId().getTag("store"))
+        .isEqualTo(storeTag());
   }
 
   @Test

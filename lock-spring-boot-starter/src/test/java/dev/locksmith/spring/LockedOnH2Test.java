@@ -39,4 +39,9 @@ class LockedOnH2Test extends LockedContract {
   void dropAllLocks() {
     new JdbcTemplate(dataSource).update("DELETE FROM locksmith_locks");
   }
+
+  @Override
+  String storeTag() {
+    return "jdbc/h2";
+  }
 }

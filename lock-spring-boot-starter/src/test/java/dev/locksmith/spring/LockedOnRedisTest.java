@@ -27,4 +27,9 @@ class LockedOnRedisTest extends LockedContract {
   void dropAllLocks() {
     SharedRedis.dropEverything();
   }
+
+  @Override
+  String storeTag() {
+    return "redis";
+  }
 }

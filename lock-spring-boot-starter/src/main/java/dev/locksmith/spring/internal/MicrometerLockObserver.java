@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Locksmith's meters, fed by the engine's {@link LockObserver} hooks. Every meter is tagged with
- * {@code store} (the store's short name: {@code redis}, {@code jdbc/h2}…), never with lock names,
- * whose cardinality is the application's.
+ * {@code store}, the kind of store ({@link StoreTag}: {@code redis}, {@code jdbc/h2}…, never an
+ * address), and never with lock names, whose cardinality is the application's.
  *
  * <ul>
  *   <li>{@code locksmith.acquire} (timer; tag {@code outcome} = acquired, busy, timeout,
@@ -32,7 +32,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class MicrometerLockObserver implements LockObserver {
 
   private final MeterRegistry registry;
-  private final Map<String, StoreMeters> stores = new ConcurrentHashMap<>();
+  // By tag: two clients on stores of one kind share their meters.
+  private final Map<String, StoreMeters> byTag = new ConcurrentHashMap<>();
+  // By the engine's store description, so the tag is worked out once per store.
+  private final Map<String, StoreMeters> byStore = new ConcurrentHashMap<>();
 
   /** Records into {@code registry}. */
   public MicrometerLockObserver(MeterRegistry registry) {
@@ -44,7 +47,7 @@ public final class MicrometerLockObserver implements LockObserver {
     StoreMeters meters = meters(store);
     Timer.builder("locksmith.acquire")
         .description("Acquire calls: how long they took and how they ended")
-        .tag("store", store)
+        .tag("store", meters.tag())
         .tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
         .register(registry)
         .record(took);
@@ -57,7 +60,7 @@ public final class MicrometerLockObserver implements LockObserver {
   public void renewalEnded(String store, String lockName, RenewalOutcome outcome, Duration took) {
     Timer.builder("locksmith.renewal")
         .description("Lease renewals by the watchdog")
-        .tag("store", store)
+        .tag("store", meters(store).tag())
         .tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
         .register(registry)
         .record(took);
@@ -74,22 +77,23 @@ public final class MicrometerLockObserver implements LockObserver {
   }
 
   private StoreMeters meters(String store) {
-    return stores.computeIfAbsent(store, this::register);
+    return byStore.computeIfAbsent(
+        store, s -> byTag.computeIfAbsent(StoreTag.of(s), this::register));
   }
 
-  private StoreMeters register(String store) {
+  private StoreMeters register(String tag) {
     AtomicInteger held = new AtomicInteger();
     Gauge.builder("locksmith.held", held, AtomicInteger::get)
         .description("Leases held now")
-        .tag("store", store)
+        .tag("store", tag)
         .register(registry);
     Counter lost =
         Counter.builder("locksmith.lost")
             .description("Leases lost before their holder released them")
-            .tag("store", store)
+            .tag("store", tag)
             .register(registry);
-    return new StoreMeters(held, lost);
+    return new StoreMeters(tag, held, lost);
   }
 
-  private record StoreMeters(AtomicInteger held, Counter lost) {}
+  private record StoreMeters(String tag, AtomicInteger held, Counter lost) {}
 }

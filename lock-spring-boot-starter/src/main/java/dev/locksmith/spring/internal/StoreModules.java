@@ -10,7 +10,9 @@ public final class StoreModules {
       Map.of(
           "jdbc", "lock-jdbc",
           "zookeeper", "lock-zookeeper",
-          "memcached", "lock-memcached");
+          "memcached", "lock-memcached",
+          "etcd", "lock-etcd",
+          "etcds", "lock-etcd");
 
   private StoreModules() {}
 
