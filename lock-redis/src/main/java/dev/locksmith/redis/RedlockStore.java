@@ -136,7 +136,7 @@ public final class RedlockStore implements LockStore {
       list.add(new RedlockNode(uri, layout, settings.restartDelay()));
     }
     RedlockStore store = new RedlockStore(List.copyOf(list), settings, layout.prefix());
-    Votes<LockOperations> connected = store.ask(n -> n, false, OPEN_TIMEOUT);
+    Votes<LockOperations> connected = store.ask(RedlockNode::operations, n -> n, OPEN_TIMEOUT);
     if (connected.answers() < store.quorum) {
       store.close();
       throw connected.failure("connect", store);
@@ -188,7 +188,7 @@ public final class RedlockStore implements LockStore {
     long leaseMillis = RedisLockStore.millis(leaseTime);
     long nodeLease = leaseMillis + driftMillis(leaseMillis);
     long start = System.nanoTime();
-    Votes<Acquisition> votes = ask(ops -> ops.acquire(key, owner, nodeLease));
+    Votes<Acquisition> votes = askVoters(ops -> ops.acquire(key, owner, nodeLease));
     long elapsed = System.nanoTime() - start;
     int granted = 0;
     Duration retryAfter = null;
@@ -219,7 +219,7 @@ public final class RedlockStore implements LockStore {
     long leaseMillis = RedisLockStore.millis(leaseTime);
     long nodeLease = leaseMillis + driftMillis(leaseMillis);
     long start = System.nanoTime();
-    Votes<Boolean> votes = ask(ops -> ops.extend(key, owner, nodeLease));
+    Votes<Boolean> votes = askVoters(ops -> ops.extend(key, owner, nodeLease));
     long elapsed = System.nanoTime() - start;
     long extended = votes.values.stream().filter(Boolean.TRUE::equals).count();
     if (extended >= quorum && elapsed < leaseTime.toNanos()) {
@@ -234,7 +234,7 @@ public final class RedlockStore implements LockStore {
   @Override
   public ReleaseOutcome release(LockKey key, String owner) {
     requireExclusive(key);
-    Votes<ReleaseOutcome> votes = ask(ops -> ops.release(key, owner), false);
+    Votes<ReleaseOutcome> votes = askEveryMaster(ops -> ops.release(key, owner));
     long released = votes.values.stream().filter(o -> o == ReleaseOutcome.RELEASED).count();
     long notHeld = votes.values.stream().filter(o -> o == ReleaseOutcome.NOT_HELD).count();
     if (released >= quorum) {
@@ -253,7 +253,7 @@ public final class RedlockStore implements LockStore {
   @Override
   public LockState read(LockKey key) {
     requireExclusive(key);
-    Votes<LockState> votes = ask(ops -> ops.read(key), false);
+    Votes<LockState> votes = askEveryMaster(ops -> ops.read(key));
     for (LockState s : votes.values) {
       if (s == null || !s.locked() || s.owner() == null) {
         continue;
@@ -282,7 +282,7 @@ public final class RedlockStore implements LockStore {
 
   private void releaseEverywhere(LockKey key, String owner) {
     // Owner-checked, so it only removes the partial holds of this failed attempt.
-    ask(ops -> ops.release(key, owner), false);
+    askEveryMaster(ops -> ops.release(key, owner));
   }
 
   private static void requireExclusive(LockKey key) {
@@ -320,20 +320,29 @@ public final class RedlockStore implements LockStore {
     }
   }
 
-  private <T> Votes<T> ask(Function<LockOperations, T> call) {
-    return ask(call, true);
+  /** Asks every master that may vote (acquire, extend): one in its restart delay fails. */
+  private <T> Votes<T> askVoters(Function<LockOperations, T> call) {
+    return ask(RedlockNode::votingOperations, call, commandWait());
   }
 
-  private <T> Votes<T> ask(Function<LockOperations, T> call, boolean voting) {
+  /** Asks every master, also one in its restart delay (release, read). */
+  private <T> Votes<T> askEveryMaster(Function<LockOperations, T> call) {
+    return ask(RedlockNode::operations, call, commandWait());
+  }
+
+  private Duration commandWait() {
     // Each command is bounded by the node timeout; connecting to a node that just came back may
     // take a little longer, but a master that slow does not vote.
-    return ask(call, voting, settings.nodeTimeout().multipliedBy(2).plusMillis(50));
+    return settings.nodeTimeout().multipliedBy(2).plusMillis(50);
   }
 
-  private <T> Votes<T> ask(Function<LockOperations, T> call, boolean voting, Duration wait) {
+  private <T> Votes<T> ask(
+      Function<RedlockNode, LockOperations> reach,
+      Function<LockOperations, T> call,
+      Duration wait) {
     List<Future<T>> futures = new ArrayList<>(nodes.size());
     for (RedlockNode node : nodes) {
-      futures.add(executor.submit(() -> call.apply(node.operations(voting))));
+      futures.add(executor.submit(() -> call.apply(reach.apply(node))));
     }
     long deadline = System.nanoTime() + wait.toNanos();
     Votes<T> votes = new Votes<>();

@@ -43,14 +43,33 @@ public final class RedlockNode implements AutoCloseable {
   }
 
   /**
-   * The operations on this node, connecting first if needed.
+   * The operations on this node for a call whose answer counts toward a quorum (acquire, extend),
+   * connecting first if needed.
    *
-   * @param voting whether the answer counts toward a quorum (acquire, extend); a release is sent to
-   *     a master in its restart delay too
-   * @throws IllegalStateException if voting and the node is in its restart delay
+   * @throws IllegalStateException if the node is in its restart delay
    * @throws RuntimeException the driver's failure if the node cannot be reached
    */
-  public synchronized LockOperations operations(boolean voting) {
+  public LockOperations votingOperations() {
+    return operationsFor(Vote.COUNTS);
+  }
+
+  /**
+   * The operations on this node for a call that does not vote (release, read, connect), sent to a
+   * master in its restart delay too; connects first if needed.
+   *
+   * @throws RuntimeException the driver's failure if the node cannot be reached
+   */
+  public LockOperations operations() {
+    return operationsFor(Vote.NONE);
+  }
+
+  /** Whether a call's answer counts toward a quorum. */
+  private enum Vote {
+    COUNTS,
+    NONE
+  }
+
+  private synchronized LockOperations operationsFor(Vote vote) {
     if (closed) {
       throw new IllegalStateException("the Redlock store is closed");
     }
@@ -64,7 +83,7 @@ public final class RedlockNode implements AutoCloseable {
     if (recheck) {
       checkRestart(endpoint);
     }
-    if (voting && quarantined) {
+    if (vote == Vote.COUNTS && quarantined) {
       long left = quarantinedUntil - System.nanoTime();
       if (left > 0) {
         throw new IllegalStateException(
