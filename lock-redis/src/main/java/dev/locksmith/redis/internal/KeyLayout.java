@@ -40,8 +40,14 @@ public final class KeyLayout {
   /** The suffix of a token counter; no lock key ends with it. */
   static final String TOKENS_SUFFIX = "tokens";
 
+  /** Where tokens are drawn: one counter for the prefix, or one per hash slot on a cluster. */
+  private enum TokenCounters {
+    PER_PREFIX,
+    PER_SLOT
+  }
+
   private final String prefix;
-  private final boolean perSlot;
+  private final TokenCounters counters;
   private final String sharedTokens;
 
   /**
@@ -51,10 +57,10 @@ public final class KeyLayout {
    * @throws IllegalArgumentException if the prefix contains a brace
    */
   public KeyLayout(String prefix) {
-    this(prefix, false);
+    this(prefix, TokenCounters.PER_PREFIX);
   }
 
-  private KeyLayout(String prefix, boolean perSlot) {
+  private KeyLayout(String prefix, TokenCounters counters) {
     Objects.requireNonNull(prefix, "keyPrefix must not be null");
     if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
       throw new IllegalArgumentException(
@@ -64,7 +70,7 @@ public final class KeyLayout {
               + " lock name");
     }
     this.prefix = prefix;
-    this.perSlot = perSlot;
+    this.counters = counters;
     this.sharedTokens = prefix + "{}:" + TOKENS_SUFFIX;
   }
 
@@ -75,7 +81,7 @@ public final class KeyLayout {
    * @throws IllegalArgumentException if the prefix contains a brace
    */
   public static KeyLayout clustered(String prefix) {
-    return new KeyLayout(prefix, true);
+    return new KeyLayout(prefix, TokenCounters.PER_SLOT);
   }
 
   /** The prefix of every key. */
@@ -123,7 +129,7 @@ public final class KeyLayout {
    * the name's hash slot. It never expires; losing it costs nothing (see {@code LockScripts}).
    */
   public String tokensKey(LockKey key) {
-    if (!perSlot) {
+    if (counters == TokenCounters.PER_PREFIX) {
       return sharedTokens;
     }
     String tag = SlotTags.of(SlotTags.slotOf(key(key.name(), "lock")));

@@ -226,13 +226,17 @@ public final class WatchOperations implements LockOperations {
     private final boolean storeCounter;
     private final boolean storeLegacy;
 
+    /**
+     * {@code token}, drawn from the shared counter's value {@code counter} and the legacy counter's
+     * {@code old} (null if there is none): each is written back only where the token is above it.
+     */
     private TokenDraw(
-        long token, String tokens, String legacy, boolean storeCounter, boolean storeLegacy) {
+        long token, String tokens, String legacy, long counter, @Nullable String old) {
       this.token = token;
       this.tokens = tokens;
       this.legacy = legacy;
-      this.storeCounter = storeCounter;
-      this.storeLegacy = storeLegacy;
+      this.storeCounter = token > counter;
+      this.storeLegacy = old != null && token > Long.parseLong(old);
     }
 
     /** max(counter + 1, TIME µs, legacy + 1), stored in the counter and the legacy counter. */
@@ -245,7 +249,7 @@ public final class WatchOperations implements LockOperations {
       if (old != null) {
         token = Math.max(token, Long.parseLong(old) + 1);
       }
-      return new TokenDraw(token, tokens, legacy, true, old != null);
+      return new TokenDraw(token, tokens, legacy, counter, old);
     }
 
     /** max(counter, TIME µs, legacy) without counting up, stored back where higher. */
@@ -258,8 +262,7 @@ public final class WatchOperations implements LockOperations {
       if (old != null) {
         token = Math.max(token, Long.parseLong(old));
       }
-      return new TokenDraw(
-          token, tokens, legacy, token > counter, old != null && token > Long.parseLong(old));
+      return new TokenDraw(token, tokens, legacy, counter, old);
     }
 
     void storeInTransaction(RedisCommands<String, String> r) {
