@@ -3,6 +3,7 @@ package dev.locksmith.spring;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.spring.internal.LockedCall;
+import dev.locksmith.spring.internal.StoreOutage;
 import io.micrometer.observation.ObservationRegistry;
 import java.time.Duration;
 import java.util.Objects;
@@ -24,10 +25,11 @@ import org.jspecify.annotations.Nullable;
  * {@link #withHoldAtLeast}, kept taken for a minimum). A lease lost while the code runs is logged
  * at WARN (and interrupts the code with {@code locksmith.on-lost=INTERRUPT}); the release then
  * throws {@link dev.locksmith.LeaseLostException} unless the code threw. A store failure while
- * acquiring throws {@link dev.locksmith.LockStoreException} and the code does not run; an interrupt
- * while waiting throws {@link dev.locksmith.LockException} with the interrupt flag kept. Names,
- * waits and lease times are checked like the engine's ({@link IllegalArgumentException} naming the
- * problem). Instances are immutable and thread-safe.
+ * acquiring throws {@link dev.locksmith.LockStoreException} and the code does not run (logged at
+ * DEBUG; an outage of the store is logged once at WARN when it starts and once at INFO when it
+ * ends); an interrupt while waiting throws {@link dev.locksmith.LockException} with the interrupt
+ * flag kept. Names, waits and lease times are checked like the engine's ({@link
+ * IllegalArgumentException} naming the problem). Instances are immutable and thread-safe.
  */
 public final class LockTemplate {
 
@@ -45,7 +47,16 @@ public final class LockTemplate {
    * and each run is an observation in {@code observations}.
    */
   public LockTemplate(LockClient client, LostLeaseAction onLost, ObservationRegistry observations) {
-    this(new LockedCall(client, onLost, observations), null, Duration.ZERO);
+    this(client, onLost, observations, new StoreOutage("the lock store"));
+  }
+
+  /** The auto-configured template, which shares the application's outage log and health. */
+  LockTemplate(
+      LockClient client,
+      LostLeaseAction onLost,
+      ObservationRegistry observations,
+      StoreOutage outage) {
+    this(new LockedCall(client, onLost, observations, outage), null, Duration.ZERO);
   }
 
   private LockTemplate(LockedCall call, @Nullable Duration leaseTime, Duration holdAtLeast) {
@@ -124,6 +135,13 @@ public final class LockTemplate {
     Objects.requireNonNull(name, "name must not be null");
     Objects.requireNonNull(wait, "wait must not be null");
     return new LockedCall.Request(
-        name, "(LockTemplate)", "LockTemplate action", wait, onBusy, leaseTime, holdAtLeast);
+        name,
+        "(LockTemplate)",
+        "LockTemplate action",
+        wait,
+        onBusy,
+        leaseTime,
+        holdAtLeast,
+        LockedCall.OnStoreFailure.THROW);
   }
 }

@@ -33,11 +33,13 @@ import java.lang.annotation.Target;
  * startup with an {@link IllegalArgumentException} naming the method and the attribute.
  *
  * <p>At run time: a store failure while acquiring throws {@link dev.locksmith.LockStoreException}
- * and the method does not run; an interrupt while waiting throws {@link
- * dev.locksmith.LockException} with the interrupt flag kept; a lease lost while the method runs is
- * logged at WARN (and interrupts the method with {@code locksmith.on-lost=INTERRUPT}), and the
- * release afterwards throws {@link dev.locksmith.LeaseLostException}; a store failure at release is
- * logged and the lock frees at its expiry.
+ * and the method does not run (a {@code @Scheduled} method's run is skipped instead: the scheduler
+ * would only log the exception, every tick; a store outage is logged once at WARN when it starts
+ * and once at INFO when it ends, each failed call at DEBUG); an interrupt while waiting throws
+ * {@link dev.locksmith.LockException} with the interrupt flag kept; a lease lost while the method
+ * runs is logged at WARN (and interrupts the method with {@code locksmith.on-lost=INTERRUPT}), and
+ * the release afterwards throws {@link dev.locksmith.LeaseLostException}; a store failure at
+ * release is logged and the lock frees at its expiry.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

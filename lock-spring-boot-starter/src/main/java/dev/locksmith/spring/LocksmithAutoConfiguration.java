@@ -4,11 +4,14 @@ import dev.locksmith.LockClient;
 import dev.locksmith.LockObserver;
 import dev.locksmith.LockOptions;
 import dev.locksmith.UnsupportedLockUriException;
+import dev.locksmith.spring.internal.ClientStartup;
 import dev.locksmith.spring.internal.JdbcStores;
 import dev.locksmith.spring.internal.LockedMethodAdvisor;
 import dev.locksmith.spring.internal.ObserverFanOut;
 import dev.locksmith.spring.internal.SpringDataRedisUri;
+import dev.locksmith.spring.internal.StartupFailure;
 import dev.locksmith.spring.internal.StoreModules;
+import dev.locksmith.spring.internal.StoreOutage;
 import io.micrometer.observation.ObservationRegistry;
 import java.util.Objects;
 import javax.sql.DataSource;
@@ -52,8 +55,13 @@ import org.springframework.core.type.AnnotationMetadata;
  * locksmith.uri}. The client takes its options from {@link LocksmithProperties}, tells every {@link
  * LockObserver} bean (the Micrometer meters among them) what it does, and is closed at shutdown,
  * which releases the leases it still holds. A URI that is malformed or names no known store fails
- * startup with an {@link IllegalArgumentException} naming {@code locksmith.uri}; a store that
- * cannot be reached at startup fails it with {@link dev.locksmith.LockStoreException}.
+ * startup with one line naming {@code locksmith.uri}. A store that cannot be reached at startup
+ * does what {@code locksmith.startup} says ({@link StartupMode}): by default the application starts
+ * without it and the client connects in the background.
+ *
+ * <p>Every user of the client (the {@code @Locked} advice, {@link LockTemplate}, the health
+ * indicator) reports the store's answers and failures to one {@link StoreOutage}, which logs an
+ * outage once when it starts and once when it ends.
  */
 @AutoConfiguration(
     afterName = {
@@ -75,9 +83,59 @@ public class LocksmithAutoConfiguration {
       ObjectProvider<LockClient> clients,
       ObjectProvider<LocksmithProperties> properties,
       ObjectProvider<ObservationRegistry> observations,
+      ObjectProvider<StoreOutage> outages,
       Environment environment,
       BeanFactory beanFactory) {
-    return new LockedMethodAdvisor(clients, properties, observations, environment, beanFactory);
+    return new LockedMethodAdvisor(
+        clients, properties, observations, outages, environment, beanFactory);
+  }
+
+  /** Whether the store answers, as the client's users see it; logs outages once. */
+  @Bean
+  @ConditionalOnMissingBean
+  StoreOutage locksmithStoreOutage(
+      LocksmithProperties properties,
+      ObjectProvider<DataSource> dataSources,
+      ObjectProvider<RedisConnectionDetails> redis) {
+    String store;
+    if (properties.getUri() == null) {
+      store =
+          dataSources.getIfUnique() != null
+              ? "jdbc (the application's DataSource)"
+              : "the application's LockClient";
+    } else {
+      try {
+        store = SpringDataRedisUri.redact(storeUri(properties, redis));
+      } catch (StartupFailure e) {
+        store = properties.getUri(); // the client's bean reports it
+      }
+    }
+    return new StoreOutage(store);
+  }
+
+  /**
+   * {@code locksmith.uri}, with {@code spring-data-redis} replaced by Spring Data Redis's server.
+   *
+   * @throws StartupFailure if it says {@code spring-data-redis} but that is not configured
+   */
+  private static String storeUri(
+      LocksmithProperties properties, ObjectProvider<RedisConnectionDetails> redis) {
+    String uri = Objects.requireNonNull(properties.getUri());
+    if (!uri.equals(LocksmithProperties.SPRING_DATA_REDIS)) {
+      return uri;
+    }
+    RedisConnectionDetails details = redis.getIfAvailable();
+    if (details == null) {
+      throw new StartupFailure(
+          "locksmith.uri=spring-data-redis, but Spring Data Redis is not configured: add"
+              + " spring-boot-starter-data-redis and spring.data.redis.*, or give"
+              + " locksmith.uri=redis://host:port");
+    }
+    try {
+      return SpringDataRedisUri.of(details);
+    } catch (IllegalArgumentException e) {
+      throw new StartupFailure(e.getMessage(), e);
+    }
   }
 
   /** The client from {@code locksmith.uri}, unless the application has its own. */
@@ -90,29 +148,24 @@ public class LocksmithAutoConfiguration {
     LockClient lockClient(
         LocksmithProperties properties,
         ObjectProvider<RedisConnectionDetails> redis,
-        ObjectProvider<LockObserver> observers) {
-      String uri = Objects.requireNonNull(properties.getUri());
-      if (uri.equals(LocksmithProperties.SPRING_DATA_REDIS)) {
-        RedisConnectionDetails details = redis.getIfAvailable();
-        if (details == null) {
-          throw new IllegalArgumentException(
-              "locksmith.uri=spring-data-redis, but Spring Data Redis is not configured: add"
-                  + " spring-boot-starter-data-redis and spring.data.redis.*, or give"
-                  + " locksmith.uri=redis://host:port");
-        }
-        uri = SpringDataRedisUri.of(details);
-      }
-      try {
-        return LockClient.open(uri, options(properties, observers));
-      } catch (IllegalArgumentException | UnsupportedLockUriException e) {
-        throw new IllegalArgumentException(
-            "locksmith.uri '"
-                + SpringDataRedisUri.redact(uri)
-                + "': "
-                + e.getMessage()
-                + StoreModules.hint(uri),
-            e);
-      }
+        ObjectProvider<LockObserver> observers,
+        StoreOutage outage) {
+      String uri = storeUri(properties, redis);
+      String store = SpringDataRedisUri.redact(uri);
+      LockOptions options = options(properties, observers);
+      return ClientStartup.open(
+          "locksmith.uri '" + store + "'",
+          () -> {
+            try {
+              return LockClient.open(uri, options);
+            } catch (IllegalArgumentException | UnsupportedLockUriException e) {
+              throw new StartupFailure(
+                  "locksmith.uri '" + store + "': " + e.getMessage() + StoreModules.hint(uri), e);
+            }
+          },
+          properties.getStartup(),
+          options,
+          outage);
     }
   }
 
@@ -131,9 +184,15 @@ public class LocksmithAutoConfiguration {
     LockClient lockClient(
         LocksmithProperties properties,
         DataSource dataSource,
-        ObjectProvider<LockObserver> observers) {
-      return JdbcStores.onDataSource(
-          dataSource, properties.getKeyPrefix(), options(properties, observers));
+        ObjectProvider<LockObserver> observers,
+        StoreOutage outage) {
+      LockOptions options = options(properties, observers);
+      return ClientStartup.open(
+          "the lock table in the application's DataSource",
+          () -> JdbcStores.onDataSource(dataSource, properties.getKeyPrefix(), options),
+          properties.getStartup(),
+          options,
+          outage);
     }
   }
 

@@ -2,8 +2,7 @@ package dev.locksmith.spring;
 
 import dev.locksmith.LockClient;
 import dev.locksmith.spring.internal.LockStoreHealthIndicator;
-import dev.locksmith.spring.internal.SpringDataRedisUri;
-import javax.sql.DataSource;
+import dev.locksmith.spring.internal.StoreOutage;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.actuate.health.HealthIndicator;
@@ -16,8 +15,9 @@ import org.springframework.context.annotation.Bean;
 /**
  * Auto-configures the {@code locksmith} health indicator when Actuator is present and there is a
  * {@link LockClient}: UP when the store answers a read of {@code locksmith.health.probe-lock}
- * within {@code locksmith.health.timeout}, DOWN with the store and the reason otherwise. Turn it
- * off with {@code management.health.locksmith.enabled=false}.
+ * within {@code locksmith.health.timeout}, DOWN with the store and the reason otherwise (and since
+ * when, if an outage is going on). Its answers count for the store's outage log like every other
+ * call's. Turn it off with {@code management.health.locksmith.enabled=false}.
  */
 @AutoConfiguration(after = LocksmithAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
@@ -28,15 +28,11 @@ public class LocksmithHealthAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean(name = "locksmithHealthIndicator")
   LockStoreHealthIndicator locksmithHealthIndicator(
-      LockClient client, LocksmithProperties properties, ObjectProvider<DataSource> dataSources) {
-    String uri = properties.getUri();
-    String store =
-        uri != null
-            ? SpringDataRedisUri.redact(uri)
-            : dataSources.getIfUnique() != null
-                ? "jdbc (the application's DataSource)"
-                : "the application's LockClient";
+      LockClient client, LocksmithProperties properties, ObjectProvider<StoreOutage> outage) {
     return new LockStoreHealthIndicator(
-        client, store, properties.getHealth().getProbeLock(), properties.getHealth().getTimeout());
+        client,
+        outage.getIfAvailable(() -> new StoreOutage("the application's LockClient")),
+        properties.getHealth().getProbeLock(),
+        properties.getHealth().getTimeout());
   }
 }

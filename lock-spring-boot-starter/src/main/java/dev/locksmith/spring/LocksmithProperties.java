@@ -47,6 +47,13 @@ public class LocksmithProperties {
   /** What happens when a lease is lost while a @Locked method or LockTemplate action runs. */
   private LostLeaseAction onLost = LostLeaseAction.LOG;
 
+  /**
+   * What happens when the lock store cannot be reached at startup: "lenient" starts the application
+   * without it (health DOWN, @Locked calls fail at once and scheduled @Locked jobs are skipped
+   * until it answers; the client connects in the background), "strict" fails startup.
+   */
+  private StartupMode startup = StartupMode.LENIENT;
+
   /** The "locksmith" health indicator. */
   private final Health health = new Health();
 
@@ -111,6 +118,17 @@ public class LocksmithProperties {
 
   public void setOnLost(LostLeaseAction onLost) {
     this.onLost = onLost;
+  }
+
+  public StartupMode getStartup() {
+    return startup;
+  }
+
+  public void setStartup(StartupMode startup) {
+    if (startup == null) {
+      throw new IllegalArgumentException("locksmith.startup must be lenient or strict");
+    }
+    this.startup = startup;
   }
 
   public Health getHealth() {

@@ -91,6 +91,7 @@ class StarterConfigurationTest {
         "locksmith.lease-time | soon | locksmith.lease-time",
         "locksmith.lease-time | 8d | locksmith.lease-time",
         "locksmith.on-lost | KILL | locksmith.on-lost",
+        "locksmith.startup | sometimes | locksmith.startup",
         "locksmith.lease-tme | 5s | locksmith.lease-tme",
         "locksmith.owner | ' ' | locksmith.owner",
         "locksmith.key-prefix | a-prefix-that-is-longer-than-sixty-four-bytes-is-refused-by-the-engine | locksmith.key-prefix",
@@ -177,16 +178,24 @@ class StarterConfigurationTest {
         .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(LockClient.class));
   }
 
-  @Test
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "zookeeper://127.0.0.1:2181/locks | lock-zookeeper",
+        "memcached://127.0.0.1:11211 | lock-memcached",
+        "etcd://127.0.0.1:2379 | lock-etcd",
+        "etcds://127.0.0.1:2379 | lock-etcd",
+      })
   @DisplayName("a URI whose store module is missing fails startup saying which module to add")
-  void missingStoreModule() {
+  void missingStoreModule(String uri, String module) {
     runner
-        .withPropertyValues("locksmith.uri=zookeeper://127.0.0.1:2181/locks")
+        .withPropertyValues("locksmith.uri=" + uri)
         .run(
             context ->
                 assertThat(message(context.getStartupFailure()))
-                    .contains("locksmith.uri 'zookeeper://127.0.0.1:2181/locks'")
-                    .contains("add the dependency dev.locksmith:lock-zookeeper"));
+                    .contains("locksmith.uri '" + uri + "'")
+                    .contains("add the dependency dev.locksmith:" + module));
   }
 
   @Test
@@ -297,8 +306,28 @@ class StarterConfigurationTest {
             "locksmith.backoff.min",
             "locksmith.backoff.max",
             "locksmith.on-lost",
+            "locksmith.startup",
             "locksmith.health.probe-lock",
             "locksmith.health.timeout");
+    Map<String, Object> startup =
+        properties.stream()
+            .filter(p -> "locksmith.startup".equals(p.get("name")))
+            .findFirst()
+            .get();
+    assertThat(startup).containsEntry("defaultValue", "lenient");
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> hints =
+        (List<Map<String, Object>>) JsonParserFactory.getJsonParser().parseMap(json).get("hints");
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> values =
+        (List<Map<String, Object>>)
+            hints.stream()
+                .filter(h -> "locksmith.startup".equals(h.get("name")))
+                .findFirst()
+                .orElseThrow()
+                .get("values");
+    assertThat(values).extracting(v -> v.get("value")).containsExactly("lenient", "strict");
+    assertThat(values).allSatisfy(v -> assertThat((String) v.get("description")).isNotBlank());
   }
 
   // Bad @Locked declarations: each fails startup naming the method and the problem.

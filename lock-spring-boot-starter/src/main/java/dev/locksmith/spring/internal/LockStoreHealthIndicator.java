@@ -1,6 +1,7 @@
 package dev.locksmith.spring.internal;
 
 import dev.locksmith.LockClient;
+import dev.locksmith.LockStoreException;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -14,16 +15,21 @@ import org.springframework.boot.actuate.health.HealthIndicator;
 
 /**
  * The {@code locksmith} health indicator: UP when the store answers a read of a probe lock within
- * the timeout, DOWN with the store and the reason otherwise.
+ * the timeout, DOWN with the store and the reason otherwise (and {@code since}, the start of the
+ * outage).
  *
  * <p>The probe lock is only read, never acquired, so checking health never takes a lock from
  * anyone. The read runs on its own daemon thread, so a store that hangs makes the check DOWN after
- * the timeout instead of hanging the health endpoint.
+ * the timeout instead of hanging the health endpoint. Each check's answer or failure goes to the
+ * application's {@link StoreOutage}, like every locked call's, so an outage that only the health
+ * check sees is logged too, once.
  */
 public final class LockStoreHealthIndicator implements HealthIndicator, DisposableBean {
 
+  private static final String CALL = "Health check";
+
   private final LockClient client;
-  private final String store;
+  private final StoreOutage outage;
   private final String probeLock;
   private final Duration timeout;
   private final ExecutorService reader =
@@ -34,27 +40,34 @@ public final class LockStoreHealthIndicator implements HealthIndicator, Disposab
             return t;
           });
 
-  /** Checks {@code client}, described in the details as {@code store}. */
+  /** Checks {@code client}, whose store and outages {@code outage} tracks. */
   public LockStoreHealthIndicator(
-      LockClient client, String store, String probeLock, Duration timeout) {
+      LockClient client, StoreOutage outage, String probeLock, Duration timeout) {
     this.client = client;
-    this.store = store;
+    this.outage = outage;
     this.probeLock = probeLock;
     this.timeout = timeout;
   }
 
   @Override
   public Health health() {
+    long started = StoreOutage.now();
     Future<Boolean> read = reader.submit(() -> client.lock(probeLock).isLocked());
     try {
       read.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-      return Health.up().withDetail("store", store).build();
+      outage.answered(started);
+      return Health.up().withDetail("store", outage.store()).build();
     } catch (TimeoutException e) {
       read.cancel(true);
-      return down("the store did not answer within " + timeout.toMillis() + " ms");
+      String reason = "the store did not answer within " + timeout.toMillis() + " ms";
+      outage.failed(started, CALL, new LockStoreException(reason));
+      return down(reason);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause() != null ? e.getCause() : e;
-      return down(String.valueOf(cause.getMessage()));
+      if (cause instanceof LockStoreException) {
+        outage.failed(started, CALL, cause);
+      }
+      return down(StoreOutage.cause(cause));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       read.cancel(true);
@@ -63,7 +76,10 @@ public final class LockStoreHealthIndicator implements HealthIndicator, Disposab
   }
 
   private Health down(String reason) {
-    return Health.down().withDetail("store", store).withDetail("reason", reason).build();
+    Health.Builder down =
+        Health.down().withDetail("store", outage.store()).withDetail("reason", reason);
+    outage.downSince().ifPresent(since -> down.withDetail("since", since.toString()));
+    return down.build();
   }
 
   @Override

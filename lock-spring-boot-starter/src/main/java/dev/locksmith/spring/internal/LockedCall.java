@@ -23,6 +23,12 @@ import org.slf4j.LoggerFactory;
  * Runs code while holding a lock: acquire as the request says, make the lease current, watch it for
  * loss, release (or leave it held for its minimum), inside an {@link Observation}. The one
  * implementation behind {@link Locked} and {@link dev.locksmith.spring.LockTemplate}.
+ *
+ * <p>Every answer and every failure of the store is reported to the application's {@link
+ * StoreOutage}, which logs an outage once when it starts and once when it ends; a single call that
+ * meets a store failure is logged at DEBUG only. The failure still reaches the caller as a {@link
+ * LockStoreException}, except for scheduled methods, which have no caller to tell: their run is
+ * skipped.
  */
 public final class LockedCall {
 
@@ -42,6 +48,8 @@ public final class LockedCall {
    * @param onBusy what to do if it is busy then
    * @param leaseTime the lease time, or null for the client's
    * @param holdAtLeast how long the lock stays taken after the acquire at least (zero for none)
+   * @param onStoreFailure what a store failure while acquiring does: throw, or skip the call
+   *     (scheduled methods, whose exceptions only the scheduler's error log would see)
    */
   public record Request(
       String name,
@@ -50,7 +58,19 @@ public final class LockedCall {
       Duration waitFor,
       OnBusy onBusy,
       @Nullable Duration leaseTime,
-      Duration holdAtLeast) {}
+      Duration holdAtLeast,
+      OnStoreFailure onStoreFailure) {}
+
+  /** What a call does when the store fails while it acquires the lock. */
+  public enum OnStoreFailure {
+    /** Throw the {@link LockStoreException} to the caller. */
+    THROW,
+    /**
+     * Skip the call, as if the lock were busy: for scheduled methods, whose exceptions nobody but
+     * the scheduler's error log would see (at ERROR with a stack trace, every tick).
+     */
+    SKIP
+  }
 
   /** The code to run while holding the lock. */
   @FunctionalInterface
@@ -62,21 +82,31 @@ public final class LockedCall {
   private final LockClient client;
   private final LostLeaseAction onLost;
   private final ObservationRegistry observations;
+  private final StoreOutage outage;
 
-  /** Locks on {@code client}; {@code onLost} says what a loss during the body does. */
-  public LockedCall(LockClient client, LostLeaseAction onLost, ObservationRegistry observations) {
+  /**
+   * Locks on {@code client}; {@code onLost} says what a loss during the body does, and the store's
+   * answers and failures go to {@code outage}.
+   */
+  public LockedCall(
+      LockClient client,
+      LostLeaseAction onLost,
+      ObservationRegistry observations,
+      StoreOutage outage) {
     this.client = Objects.requireNonNull(client, "client must not be null");
     this.onLost = Objects.requireNonNull(onLost, "onLost must not be null");
     this.observations = Objects.requireNonNull(observations, "observations must not be null");
+    this.outage = Objects.requireNonNull(outage, "outage must not be null");
   }
 
   /**
    * Runs {@code body} holding the lock of {@code request}, or returns {@code skipped.get()} without
-   * running it if the lock is busy and the request says {@link OnBusy#SKIP}.
+   * running it if the lock is busy and the request says {@link OnBusy#SKIP}, or if the store failed
+   * and the request says {@link OnStoreFailure#SKIP}.
    *
    * @throws LockTimeoutException if the lock is busy and the request says {@link OnBusy#FAIL}
    * @throws LockException if the thread was interrupted while waiting (the flag is kept)
-   * @throws LockStoreException if the store failed while acquiring
+   * @throws LockStoreException if the store failed while acquiring (unless the request skips)
    * @throws LeaseLostException if the lease was lost while {@code body} ran and {@code body} itself
    *     returned normally
    */
@@ -91,7 +121,22 @@ public final class LockedCall {
             .lowCardinalityKeyValue("locksmith.outcome", "error")
             .start();
     try (Observation.Scope scope = observation.openScope()) {
-      Lease lease = acquire(request);
+      long started = StoreOutage.now();
+      Lease lease;
+      try {
+        lease = acquire(request);
+      } catch (LockStoreException e) {
+        outage.failed(started, callDescription(request), e);
+        if (request.onStoreFailure() == OnStoreFailure.THROW) {
+          throw e;
+        }
+        observation.error(e);
+        return skipped.get();
+      } catch (LockTimeoutException e) {
+        outage.answered(started);
+        throw e;
+      }
+      outage.answered(started);
       if (lease == null) {
         observation.lowCardinalityKeyValue("locksmith.outcome", "skipped");
         log.debug("Skipped {}: lock '{}' is taken", request.caller(), request.name());
@@ -159,28 +204,38 @@ public final class LockedCall {
   }
 
   /** Releases, or leaves held for the minimum; a lost lease throws unless the body threw. */
-  private static void end(Request request, Lease lease, @Nullable Throwable failure) {
+  private void end(Request request, Lease lease, @Nullable Throwable failure) {
+    long started = StoreOutage.now();
     try {
       if (request.holdAtLeast().isZero()) {
         lease.release();
       } else {
         lease.releaseHeldAtLeast(request.holdAtLeast());
       }
+      outage.answered(started);
     } catch (LeaseLostException e) {
+      // Not an answer: the engine may have known of the loss (a lease that ran out) on its own.
       if (failure == null) {
         throw e;
       }
       failure.addSuppressed(e);
     } catch (LockStoreException e) {
-      log.warn(
-          "Could not release lock '{}' after {}; it frees when its lease runs out: {}",
-          request.name(),
-          request.caller(),
-          e.getMessage());
+      outage.failed(
+          started,
+          "Release of lock '"
+              + request.name()
+              + "' after "
+              + request.caller()
+              + " (it frees when its lease runs out)",
+          e);
       if (failure != null) {
         failure.addSuppressed(e);
       }
     }
+  }
+
+  private static String callDescription(Request request) {
+    return "Lock '" + request.name() + "' for " + request.caller();
   }
 
   /** Logs a loss while the body runs and, if asked, interrupts the body's thread. */

@@ -19,12 +19,17 @@ import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.PropertyResolver;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.Schedules;
 import org.springframework.util.ClassUtils;
 
 /**
  * One {@link Locked} method, its annotation read and checked once at startup: the name template,
- * the durations, what a skipped call returns, and which parameters receive the lease.
+ * the durations, what a skipped call returns, which parameters receive the lease, and whether it is
+ * a scheduled job (whose run is skipped, not failed, when the store does not answer: nobody but the
+ * scheduler's error log would see the exception).
  */
 final class LockedMethod {
 
@@ -36,6 +41,7 @@ final class LockedMethod {
   private final Duration holdAtLeast;
   private final int[] leaseParameters;
   private final @Nullable Object skippedValue;
+  private final LockedCall.OnStoreFailure onStoreFailure;
 
   /**
    * Reads {@code locked} on {@code method}.
@@ -103,12 +109,24 @@ final class LockedMethod {
     Class<?>[] types = method.getParameterTypes();
     this.leaseParameters =
         IntStream.range(0, types.length).filter(i -> types[i] == Lease.class).toArray();
+    this.onStoreFailure =
+        AnnotatedElementUtils.hasAnnotation(method, Scheduled.class)
+                || AnnotatedElementUtils.hasAnnotation(method, Schedules.class)
+            ? LockedCall.OnStoreFailure.SKIP
+            : LockedCall.OnStoreFailure.THROW;
   }
 
   /** The name, durations and policy for a call with {@code args}. */
   LockedCall.Request request(@Nullable Object target, Object[] args) {
     return new LockedCall.Request(
-        name.evaluate(target, args), name.text(), where, waitFor, onBusy, leaseTime, holdAtLeast);
+        name.evaluate(target, args),
+        name.text(),
+        where,
+        waitFor,
+        onBusy,
+        leaseTime,
+        holdAtLeast,
+        onStoreFailure);
   }
 
   /** Puts {@code lease} into the method's {@link Lease} parameters. */

@@ -27,7 +27,7 @@ import org.springframework.core.env.PropertyResolver;
  * method security (so a refused call never takes the lock). Its collaborators are looked up on
  * first use, so that creating the advisor early does not create the {@link LockClient} early. If a
  * bean has a {@code @Locked} method but there is no {@link LockClient}, startup fails with how to
- * configure one.
+ * configure one (a {@link StartupFailure}: one line in the log).
  */
 public final class LockedMethodAdvisor extends AbstractPointcutAdvisor
     implements SmartInitializingSingleton {
@@ -41,6 +41,7 @@ public final class LockedMethodAdvisor extends AbstractPointcutAdvisor
   private final transient ObjectProvider<LockClient> clients;
   private final transient ObjectProvider<LocksmithProperties> properties;
   private final transient ObjectProvider<ObservationRegistry> observations;
+  private final transient ObjectProvider<StoreOutage> outages;
   private transient volatile @Nullable LockedCall call;
 
   /** An advisor whose collaborators come from the application context on first use. */
@@ -48,12 +49,14 @@ public final class LockedMethodAdvisor extends AbstractPointcutAdvisor
       ObjectProvider<LockClient> clients,
       ObjectProvider<LocksmithProperties> properties,
       ObjectProvider<ObservationRegistry> observations,
+      ObjectProvider<StoreOutage> outages,
       PropertyResolver placeholders,
       @Nullable BeanFactory beanFactory) {
     this.methods = new LockedMethods(placeholders, beanFactory);
     this.clients = clients;
     this.properties = properties;
     this.observations = observations;
+    this.outages = outages;
     setOrder(ORDER);
   }
 
@@ -70,7 +73,7 @@ public final class LockedMethodAdvisor extends AbstractPointcutAdvisor
   @Override
   public void afterSingletonsInstantiated() {
     if (methods.anyFound() && clients.getIfAvailable() == null) {
-      throw new IllegalStateException(noClient());
+      throw new StartupFailure(noClient());
     }
   }
 
@@ -106,7 +109,10 @@ public final class LockedMethodAdvisor extends AbstractPointcutAdvisor
               .orElse(LostLeaseAction.LOG);
       c =
           new LockedCall(
-              client, onLost, observations.getIfAvailable(() -> ObservationRegistry.NOOP));
+              client,
+              onLost,
+              observations.getIfAvailable(() -> ObservationRegistry.NOOP),
+              outages.getIfAvailable(() -> new StoreOutage("the lock store")));
       call = c;
     }
     return c;
