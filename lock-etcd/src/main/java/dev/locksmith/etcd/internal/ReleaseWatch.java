@@ -43,6 +43,14 @@ public final class ReleaseWatch implements AutoCloseable {
   /** The longest pause between attempts to open a new stream. */
   private static final long MAX_REOPEN_MILLIS = 2_000;
 
+  /**
+   * Which attempt at a new stream this is: the first after a break wakes the waiter, come what may.
+   */
+  private enum Reopening {
+    FIRST,
+    RETRY
+  }
+
   private final EtcdGateway gateway;
   private final byte[] key;
   private final Runnable onDelete;
@@ -121,14 +129,14 @@ public final class ReleaseWatch implements AutoCloseable {
       return;
     }
     log.debug("Watch on etcd {} broke ({}); opening a new one", stream.member.getAuthority(), why);
-    reopen(FIRST_REOPEN_MILLIS, true);
+    reopen(FIRST_REOPEN_MILLIS, Reopening.FIRST);
   }
 
   /**
    * Opens a new stream after {@code pauseMillis}, without blocking any thread on it, and runs the
-   * callback once it is confirmed, or, if {@code wakeOnFailure}, once it failed.
+   * callback once it is confirmed, or, for the {@link Reopening#FIRST} attempt, once it failed.
    */
-  private void reopen(long pauseMillis, boolean wakeOnFailure) {
+  private void reopen(long pauseMillis, Reopening attempt) {
     CompletableFuture.delayedExecutor(pauseMillis, TimeUnit.MILLISECONDS)
         .execute(
             () -> {
@@ -139,10 +147,10 @@ public final class ReleaseWatch implements AutoCloseable {
               try {
                 next = start();
               } catch (RuntimeException e) {
-                if (wakeOnFailure) {
+                if (attempt == Reopening.FIRST) {
                   onDelete.run();
                 }
-                reopen(Math.min(pauseMillis * 2, MAX_REOPEN_MILLIS), false);
+                reopen(Math.min(pauseMillis * 2, MAX_REOPEN_MILLIS), Reopening.RETRY);
                 return;
               }
               current = next;
@@ -162,11 +170,11 @@ public final class ReleaseWatch implements AutoCloseable {
                           onDelete.run();
                         } else {
                           next.close();
-                          if (wakeOnFailure) {
+                          if (attempt == Reopening.FIRST) {
                             // Maybe the waiter's own link is dead: its next attempt tells.
                             onDelete.run();
                           }
-                          reopen(Math.min(pauseMillis * 2, MAX_REOPEN_MILLIS), false);
+                          reopen(Math.min(pauseMillis * 2, MAX_REOPEN_MILLIS), Reopening.RETRY);
                         }
                       });
             });
