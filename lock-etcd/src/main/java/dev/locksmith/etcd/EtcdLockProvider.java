@@ -58,7 +58,11 @@ public final class EtcdLockProvider implements LockProvider {
     LockKeys.requireUsable(prefix);
     String description = uri.scheme() + "://" + String.join(",", members);
     EtcdGateway gateway =
-        new EtcdGateway(members, uri.scheme().equals("etcds"), timeout, credentials);
+        new EtcdGateway(
+            members,
+            uri.scheme().equals("etcds") ? EtcdGateway.Scheme.HTTPS : EtcdGateway.Scheme.HTTP,
+            timeout,
+            credentials);
     try {
       return EtcdLockStore.connect(gateway, prefix, description);
     } catch (RuntimeException e) {

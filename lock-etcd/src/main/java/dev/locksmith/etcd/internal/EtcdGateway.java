@@ -52,6 +52,20 @@ public final class EtcdGateway implements AutoCloseable {
     ONCE
   }
 
+  /** How to reach the members: plain HTTP, or HTTPS with the JVM's default trust store. */
+  public enum Scheme {
+    /** {@code http://}, for {@code etcd://} URIs. */
+    HTTP("http://"),
+    /** {@code https://}, for {@code etcds://} URIs. */
+    HTTPS("https://");
+
+    private final String prefix;
+
+    Scheme(String prefix) {
+      this.prefix = prefix;
+    }
+  }
+
   private static final String AUTHENTICATE = "/v3/auth/authenticate";
   private static final Logger log = LoggerFactory.getLogger(EtcdGateway.class);
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -83,18 +97,18 @@ public final class EtcdGateway implements AutoCloseable {
   /**
    * A gateway to {@code members} ({@code host:port}, IPv6 in brackets).
    *
-   * @param tls whether to speak HTTPS (with the JVM's default trust store)
+   * @param scheme whether to speak HTTP or HTTPS
    * @param timeout how long one request to one member may take
    * @param credentials the user to authenticate as, or null for a cluster without authentication
    */
   public EtcdGateway(
-      List<String> members, boolean tls, Duration timeout, @Nullable Credentials credentials) {
+      List<String> members, Scheme scheme, Duration timeout, @Nullable Credentials credentials) {
     if (members.isEmpty()) {
       throw new IllegalArgumentException("no etcd members");
     }
     List<URI> uris = new ArrayList<>();
     for (String m : members) {
-      uris.add(URI.create((tls ? "https://" : "http://") + m));
+      uris.add(URI.create(scheme.prefix + m));
     }
     this.members = List.copyOf(uris);
     this.timeout = timeout;
