@@ -69,7 +69,10 @@ public final class MemcachedLockProvider implements LockProvider {
   public LockStore open(LockUri uri, LockOptions options) {
     List<InetSocketAddress> servers = servers(uri);
     Duration timeout = uri.operationTimeout(Duration.ofSeconds(1));
-    boolean fencing = uri.booleanOption(FENCING, true);
+    MemcachedLockStore.Fencing fencing =
+        uri.booleanOption(FENCING, true)
+            ? MemcachedLockStore.Fencing.ON
+            : MemcachedLockStore.Fencing.OFF;
     String prefix = options.keyPrefix().orElse(MemcachedLockStore.DEFAULT_KEY_PREFIX);
     // An unusable prefix is refused before a client connects (and would have to be shut down).
     StoreKeys.requireUsable(prefix);
@@ -88,7 +91,7 @@ public final class MemcachedLockProvider implements LockProvider {
     try {
       awaitConnections(client, servers.size(), timeout);
       requireAnswer(client, description, timeout);
-      return new MemcachedLockStore(client, prefix, fencing, true, description);
+      return MemcachedLockStore.onOwnClient(client, prefix, fencing, description);
     } catch (RuntimeException e) {
       client.shutdown();
       throw e;

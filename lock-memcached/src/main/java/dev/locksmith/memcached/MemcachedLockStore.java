@@ -69,6 +69,10 @@ import org.slf4j.LoggerFactory;
  * <p>Key prefixes must not contain {@code lock:} or {@code fence:}, the separators of the key
  * layout: with them, two prefixes could map different names onto one key ({@code StoreKeys}).
  *
+ * <p>Fencing is chosen with {@link Fencing}: {@code new MemcachedLockStore(client, "app1:",
+ * Fencing.OFF)}. (Earlier snapshots took a {@code boolean fencing} here; {@code true} is {@link
+ * Fencing#ON}, {@code false} is {@link Fencing#OFF}.)
+ *
  * <p>Failures (server unreachable, paused past the operation timeout, out of memory) throw
  * spymemcached's exceptions, which the engine reports as {@code LockStoreException} naming the kind
  * of failure ({@link #classify}). A key holding something that is not a lock record, and a server
@@ -90,11 +94,31 @@ public final class MemcachedLockStore implements LockStore {
   /** Bound on optimistic retries of one operation; each retry means someone else wrote first. */
   private static final int MAX_ATTEMPTS = 200;
 
+  /** Whether a store hands out fencing tokens. */
+  public enum Fencing {
+    /**
+     * Tokens from a counter per server; a lost counter is created again at the wall clock, so
+     * tokens keep rising as long as the clients' clocks are kept in step (see the README). The
+     * store declares {@link Capability#FENCING} and {@link Capability#DURABLE_FENCING}.
+     */
+    ON,
+    /** No tokens and no counter items, for clients whose clocks are not kept in step. */
+    OFF
+  }
+
+  /** Who shuts the spymemcached client down. */
+  private enum ClientOwner {
+    /** The caller, who built the client (in any failure mode) and keeps it after the store. */
+    CALLER,
+    /** The store: the provider built it in {@code FailureMode.Cancel}; close() shuts it down. */
+    STORE
+  }
+
   private final MemcachedClient client;
   private final ItemClient items;
   private final StoreKeys keys;
   private final @Nullable FencingCounter counter;
-  private final boolean ownsClient;
+  private final ClientOwner owner;
   private final String description;
 
   /**
@@ -105,7 +129,7 @@ public final class MemcachedLockStore implements LockStore {
    *     needs delete-with-CAS, which the text protocol lacks)
    */
   public MemcachedLockStore(MemcachedClient client) {
-    this(client, DEFAULT_KEY_PREFIX, true);
+    this(client, DEFAULT_KEY_PREFIX, Fencing.ON);
   }
 
   /**
@@ -115,32 +139,43 @@ public final class MemcachedLockStore implements LockStore {
    * @param keyPrefix put before every key ({@code <prefix>lock:<name>}); printable ASCII without
    *     spaces and without {@code lock:} or {@code fence:}, at most 64 characters, may be empty
    * @param fencing whether to hand out fencing tokens (and declare {@link Capability#FENCING} and
-   *     {@link Capability#DURABLE_FENCING}); turn it off when the clocks of the clients are not
-   *     kept in step (see the README)
+   *     {@link Capability#DURABLE_FENCING}); turn it {@link Fencing#OFF} when the clocks of the
+   *     clients are not kept in step (see the README)
    * @throws IllegalArgumentException if the prefix is unusable or {@code client} does not use the
    *     binary protocol
+   * @throws NullPointerException if an argument is null
    */
-  public MemcachedLockStore(MemcachedClient client, String keyPrefix, boolean fencing) {
-    this(client, keyPrefix, fencing, false, "memcached");
+  public MemcachedLockStore(MemcachedClient client, String keyPrefix, Fencing fencing) {
+    this(client, keyPrefix, fencing, ClientOwner.CALLER, "memcached");
   }
 
-  MemcachedLockStore(
+  /**
+   * A store on a client that the provider built in {@code FailureMode.Cancel} for this store alone:
+   * closing the store shuts the client down.
+   */
+  static MemcachedLockStore onOwnClient(
+      MemcachedClient client, String keyPrefix, Fencing fencing, String description) {
+    return new MemcachedLockStore(client, keyPrefix, fencing, ClientOwner.STORE, description);
+  }
+
+  private MemcachedLockStore(
       MemcachedClient client,
       String keyPrefix,
-      boolean fencing,
-      boolean ownsClient,
+      Fencing fencing,
+      ClientOwner owner,
       String description) {
     this.client = Objects.requireNonNull(client, "client must not be null");
+    Objects.requireNonNull(fencing, "fencing must not be null");
     this.keys = new StoreKeys(keyPrefix);
     this.items = new ItemClient(client, description);
     // The provider builds its client in FailureMode.Cancel; a caller's client may be in any mode.
     this.counter =
-        !fencing
+        fencing == Fencing.OFF
             ? null
-            : ownsClient
+            : owner == ClientOwner.STORE
                 ? FencingCounter.onCancelModeClient(items, keys)
                 : FencingCounter.onAnyClient(items, keys);
-    this.ownsClient = ownsClient;
+    this.owner = owner;
     this.description = description;
   }
 
@@ -162,7 +197,7 @@ public final class MemcachedLockStore implements LockStore {
    */
   public String fenceKey(String name) {
     if (counter == null) {
-      throw new IllegalStateException("this store hands out no fencing tokens (fencing=false)");
+      throw new IllegalStateException("this store hands out no fencing tokens (Fencing.OFF)");
     }
     return counter.counterKey(name);
   }
@@ -416,7 +451,7 @@ public final class MemcachedLockStore implements LockStore {
 
   @Override
   public void close() {
-    if (ownsClient) {
+    if (owner == ClientOwner.STORE) {
       client.shutdown(client.getOperationTimeout(), TimeUnit.MILLISECONDS);
     }
   }

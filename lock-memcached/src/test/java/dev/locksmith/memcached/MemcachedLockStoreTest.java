@@ -389,7 +389,9 @@ class MemcachedLockStoreTest {
   void constructorOnCallersClient() throws Exception {
     MemcachedClient mine = rawClient();
     try (LockClient locks =
-        LockClient.of(new MemcachedLockStore(mine, "app:", true), LockOptions.defaults())) {
+        LockClient.of(
+            new MemcachedLockStore(mine, "app:", MemcachedLockStore.Fencing.ON),
+            LockOptions.defaults())) {
       assertThat(locks.capabilities())
           .containsExactlyInAnyOrder(
               Capability.REENTRANCY, Capability.FENCING, Capability.DURABLE_FENCING);
@@ -400,6 +402,35 @@ class MemcachedLockStoreTest {
     }
     // Closing the lock client did not shut down the caller's memcached client.
     assertThat(mine.set(name, 10, "still usable").get(1, TimeUnit.SECONDS)).isTrue();
+  }
+
+  @Test
+  @DisplayName("Fencing.OFF on the caller's client: no tokens, no counter item, no fencing promise")
+  void constructorWithoutFencing() throws Exception {
+    MemcachedClient mine = rawClient();
+    MemcachedLockStore store =
+        new MemcachedLockStore(mine, "unfenced-", MemcachedLockStore.Fencing.OFF);
+    try (LockClient locks = LockClient.of(store, LockOptions.defaults())) {
+      assertThat(locks.capabilities()).containsExactly(Capability.REENTRANCY);
+      assertThatThrownBy(() -> store.fenceKey(name))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("Fencing.OFF");
+      try (var lease = locks.lock(name).tryAcquire().orElseThrow()) {
+        assertThat(mine.get("unfenced-lock:" + name)).isNotNull();
+        assertThatThrownBy(lease::fencingToken).isInstanceOf(UnsupportedCapabilityException.class);
+      }
+    }
+    // Nothing was drawn: the one counter this prefix would use was never created.
+    assertThat(mine.get("unfenced-fence#0")).isNull();
+  }
+
+  @Test
+  @DisplayName("a null Fencing is refused, naming the argument")
+  void nullFencingRefused() throws IOException {
+    MemcachedClient mine = rawClient();
+    assertThatThrownBy(() -> new MemcachedLockStore(mine, "app:", null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("fencing must not be null");
   }
 
   @Test

@@ -55,16 +55,25 @@ public final class FencingCounter {
   /** How many counter keys to try, per server, when looking for one that the server holds. */
   private static final int SEARCH_PER_SERVER = 4096;
 
+  /**
+   * How a draw's incr is kept behind its add: sent right after it on the same connection, or only
+   * once the add was answered (when the client might send the two to different servers).
+   */
+  private enum Ordering {
+    SAME_CONNECTION,
+    AFTER_ANSWER
+  }
+
   private final ItemClient items;
   private final StoreKeys keys;
-  private final boolean pipelining;
+  private final Ordering ordering;
   private final Clock wallClock = Clock.systemUTC();
   private final Map<Object, String> counterOfServer = new ConcurrentHashMap<>();
 
-  private FencingCounter(ItemClient items, StoreKeys keys, boolean pipelining) {
+  private FencingCounter(ItemClient items, StoreKeys keys, Ordering ordering) {
     this.items = items;
     this.keys = keys;
-    this.pipelining = pipelining;
+    this.ordering = ordering;
   }
 
   /**
@@ -72,7 +81,7 @@ public final class FencingCounter {
    * operation to its key's server or fails it: an incr can follow its add on one connection.
    */
   public static FencingCounter onCancelModeClient(ItemClient items, StoreKeys keys) {
-    return new FencingCounter(items, keys, true);
+    return new FencingCounter(items, keys, Ordering.SAME_CONNECTION);
   }
 
   /**
@@ -81,7 +90,8 @@ public final class FencingCounter {
    * follows its add on one connection only when the client has one server.
    */
   public static FencingCounter onAnyClient(ItemClient items, StoreKeys keys) {
-    return new FencingCounter(items, keys, items.singleServer());
+    return new FencingCounter(
+        items, keys, items.singleServer() ? Ordering.SAME_CONNECTION : Ordering.AFTER_ANSWER);
   }
 
   /**
@@ -122,9 +132,13 @@ public final class FencingCounter {
     String counterKey = counterKey(name);
     String legacyKey = keys.legacyFence(name);
     PendingIncr shared =
-        pipelining && items.sameServer(lockKey, counterKey) ? incr(counterKey, 1, 0) : null;
+        ordering == Ordering.SAME_CONNECTION && items.sameServer(lockKey, counterKey)
+            ? incr(counterKey, 1, 0)
+            : null;
     PendingIncr legacy =
-        pipelining && items.sameServer(lockKey, legacyKey) ? items.incrIfPresent(legacyKey) : null;
+        ordering == Ordering.SAME_CONNECTION && items.sameServer(lockKey, legacyKey)
+            ? items.incrIfPresent(legacyKey)
+            : null;
     return new Draw(counterKey, legacyKey, shared, legacy);
   }
 
