@@ -11,9 +11,11 @@ import java.time.Duration;
  * on the thread that did the work (the caller's thread for acquires, the client's watchdog threads
  * for renewals and losses) right after it happened, and must return quickly and not call back into
  * the lock that is being reported. An observer that throws is logged at WARN and ignored: it can
- * never make an acquire, a renewal or a release fail. {@code store} is the store's short name
- * ({@link dev.locksmith.spi.LockStore#describe()}, such as {@code "redis"} or {@code "jdbc/h2"}), a
- * low-cardinality label; lock names may have high cardinality (order ids).
+ * never make an acquire, a renewal or a release fail. {@code store} is the store's description
+ * ({@link dev.locksmith.spi.LockStore#describe()}: its kind, and for a store reached over the
+ * network its address without credentials, such as {@code "redis://10.0.0.5:6379"} or {@code
+ * "jdbc/h2"}), one value per store; lock names may have high cardinality (order ids). The Spring
+ * Boot starter tags its meters with the kind alone.
  */
 public interface LockObserver {
 

@@ -50,7 +50,9 @@ import java.util.Set;
 public interface LockStore extends AutoCloseable {
 
   /**
-   * A short name for messages and reports, such as {@code "redis"} or {@code "jdbc/postgresql"}.
+   * The store for messages and reports: its kind, and for a store reached over the network its
+   * address without credentials, such as {@code "redis://10.0.0.5:6379"} or {@code
+   * "jdbc/postgresql"}. Never a password.
    */
   String describe();
 

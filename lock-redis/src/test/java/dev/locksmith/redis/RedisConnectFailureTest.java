@@ -1,11 +1,14 @@
 package dev.locksmith.redis;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locksmith.LockClient;
 import dev.locksmith.LockStoreException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -91,6 +94,41 @@ class RedisConnectFailureTest {
         .isInstanceOf(LockStoreException.class)
         .hasMessageContaining("127.0.0.1:" + port)
         .hasMessageContaining("refused");
+  }
+
+  @Test
+  @DisplayName("a failed open logs nothing afterwards, even with no other Redis client alive")
+  void failedOpenIsQuietAfterwards() throws Exception {
+    // In a JVM of its own: another client alive in this one would keep Lettuce's event loops up
+    // and hide the fault (the last client's shutdown stopped them before the handshake timer,
+    // which then logged an ERROR with a stack trace into a stopped loop, once per failed open).
+    int port = RedisServer.freePort();
+    Process child =
+        new ProcessBuilder(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                FailedOpen.class.getName(),
+                "redis://127.0.0.1:" + port)
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(child.waitFor(60, TimeUnit.SECONDS)).as(output).isTrue();
+    assertThat(child.exitValue()).as(output).isZero();
+    assertThat(output).contains("refused").doesNotContain("ERROR").doesNotContain("\tat ");
+  }
+
+  /** Opens a store that cannot be reached, then lives on past Lettuce's handshake timer. */
+  static final class FailedOpen {
+    public static void main(String[] args) throws InterruptedException {
+      try {
+        LockClient.open(args[0]).close();
+        throw new AssertionError("opened " + args[0]);
+      } catch (LockStoreException expected) {
+        System.out.println("open failed: " + expected.getMessage());
+      }
+      Thread.sleep(3_000); // three times the 1 s handshake timeout of RedisEndpoint
+    }
   }
 
   @ParameterizedTest

@@ -36,20 +36,6 @@ final class BootLog {
     }
   }
 
-  /**
-   * The ERROR Lettuce logs with a stack trace when a Redis client that failed to connect was shut
-   * down before its handshake timer fired ({@code RejectedExecutionException} from {@code
-   * RedisHandshakeHandler.fail}, about one second after each failed attempt when no other client
-   * keeps the shared event loops alive). It comes from lock-redis (RedisEndpoint shuts the client
-   * down at once), not from the starter, and is reported there; the tests name it instead of
-   * counting it as the starter's.
-   */
-  static final Predicate<Event> LETTUCE_HANDSHAKE_AFTER_SHUTDOWN =
-      e ->
-          e.level().equals("ERROR")
-              && e.line().contains("rejectedExecution")
-              && e.more().stream().anyMatch(l -> l.contains("RedisHandshakeHandler.fail"));
-
   private final List<Event> events = new ArrayList<>();
 
   BootLog(String output) {
@@ -63,15 +49,6 @@ final class BootLog {
         current.more().add(l);
       }
     }
-  }
-
-  private BootLog(List<Event> events) {
-    this.events.addAll(events);
-  }
-
-  /** This log without the events {@code noise} matches. */
-  BootLog without(Predicate<Event> noise) {
-    return new BootLog(events.stream().filter(noise.negate()).toList());
   }
 
   /** The events {@code matching} matches. */

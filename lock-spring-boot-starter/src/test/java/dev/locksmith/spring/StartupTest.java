@@ -95,10 +95,9 @@ class StartupTest {
     return new SpringApplicationBuilder(App.class).properties(all);
   }
 
-  /** The log since {@code from}, without Lettuce's own noise (see {@link BootLog}). */
+  /** The log since {@code from}. */
   private static BootLog log(CapturedOutput output, int from) {
-    return new BootLog(output.getOut().substring(from))
-        .without(BootLog.LETTUCE_HANDSHAKE_AFTER_SHUTDOWN);
+    return new BootLog(output.getOut().substring(from));
   }
 
   @Test

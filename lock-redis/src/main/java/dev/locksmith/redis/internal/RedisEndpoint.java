@@ -1,5 +1,6 @@
 package dev.locksmith.redis.internal;
 
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionStateListener;
@@ -147,7 +148,7 @@ public final class RedisEndpoint implements AutoCloseable {
       return new RedisEndpoint(
           client, null, uri, c, c.sync(), c.async(), describe(uri), commandTimeout);
     } catch (RuntimeException e) {
-      client.shutdownAsync();
+      shutDownAfterFailedConnect(client);
       throw e;
     }
   }
@@ -172,9 +173,20 @@ public final class RedisEndpoint implements AutoCloseable {
       return new RedisEndpoint(
           null, cluster, null, c, c.sync(), c.async(), describeCluster(seeds), timeout);
     } catch (RuntimeException e) {
-      cluster.shutdownAsync();
+      shutDownAfterFailedConnect(cluster);
       throw e;
     }
+  }
+
+  /**
+   * Shuts down a client whose connect failed, keeping its event loops accepting work past the
+   * handshake timer: that timer still fires after a refused connect, and when this client was the
+   * last one using the shared loops, a plain shutdown stopped them first, so the timer's promise
+   * logged an ERROR with a stack trace ("Event loop shut down?") once per failed open.
+   */
+  private static void shutDownAfterFailedConnect(AbstractRedisClient client) {
+    long quiet = HANDSHAKE_TIMEOUT.toMillis() * 2;
+    client.shutdownAsync(quiet, quiet * 2, java.util.concurrent.TimeUnit.MILLISECONDS);
   }
 
   /** {@code redis-cluster://host:port,…} for {@code seeds}, without credentials. */
