@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locksmith.bench.LockTarget.Held;
+import dev.locksmith.memcached.fixture.MemcachedInspector;
 import dev.locksmith.tck.fixture.MemcachedServer;
 import dev.locksmith.tck.fixture.ServerProcess;
 import java.io.BufferedReader;
@@ -11,10 +12,8 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -191,46 +190,9 @@ class MemcachedRawFencedTest {
     assertThat(MemcachedServer.command(server, "delete " + key)).startsWith("DELETED");
   }
 
-  /**
-   * The key of every item of the target's layout ({@code raw-fenced:…}) the server holds, from
-   * {@code lru_crawler metadump all} (one item a line, keys URL-encoded), asked again while the
-   * server's own LRU maintenance crawls ({@code BUSY}).
-   */
-  private List<String> keys() throws IOException, InterruptedException {
-    for (int attempt = 0; ; attempt++) {
-      try (Socket s = new Socket()) {
-        s.connect(new InetSocketAddress("127.0.0.1", server.port()), 10_000);
-        s.setSoTimeout(10_000);
-        s.getOutputStream()
-            .write("lru_crawler metadump all\r\n".getBytes(StandardCharsets.US_ASCII));
-        BufferedReader in =
-            new BufferedReader(
-                new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
-        List<String> keys = new ArrayList<>();
-        for (String line = in.readLine(); ; line = in.readLine()) {
-          if (line == null) {
-            throw new IllegalStateException("memcached closed the metadump before END");
-          }
-          if (line.startsWith("BUSY") && attempt < 100) {
-            break;
-          }
-          if (line.equals("END")) {
-            return keys;
-          }
-          if (!line.startsWith("key=")) {
-            throw new IllegalStateException("lru_crawler metadump answered " + line);
-          }
-          int end = line.indexOf(' ');
-          String key =
-              URLDecoder.decode(
-                  line.substring(4, end < 0 ? line.length() : end), StandardCharsets.US_ASCII);
-          if (key.startsWith("raw-fenced:")) {
-            keys.add(key);
-          }
-        }
-      }
-      Thread.sleep(20);
-    }
+  /** The key of every unexpired item of the target's layout ({@code raw-fenced:…}). */
+  private List<String> keys() {
+    return new MemcachedInspector("127.0.0.1", server.port()).keys("raw-fenced:");
   }
 
   /** The wall clock in nanoseconds, as the counter is created at. */
