@@ -107,10 +107,18 @@ public final class ZooKeeperLockStore implements LockStore {
   private static final Set<Capability> PROMISES =
       Set.of(Capability.FENCING, Capability.DURABLE_FENCING, Capability.REENTRANCY);
 
+  /** Who closes the Curator client, and with it the session. */
+  private enum CuratorOwner {
+    /** The caller: closing the store deletes its nodes in the session, which lives on. */
+    CALLER,
+    /** The store (the provider built the client): closing the store closes it. */
+    STORE
+  }
+
   private final CuratorFramework curator;
   private final String basePath;
   private final String keyPrefix;
-  private final boolean ownsCurator;
+  private final CuratorOwner owner;
   private final SessionWatch session;
   private final Holds holds;
   private final LockQueue queue;
@@ -127,7 +135,7 @@ public final class ZooKeeperLockStore implements LockStore {
    *     /zookeeper}
    */
   public ZooKeeperLockStore(CuratorFramework curator, String basePath) {
-    this(curator, basePath, null, "", false);
+    this(curator, basePath, null, "", CuratorOwner.CALLER);
   }
 
   /**
@@ -140,13 +148,13 @@ public final class ZooKeeperLockStore implements LockStore {
    *     if {@code acl} is empty
    */
   public ZooKeeperLockStore(CuratorFramework curator, String basePath, List<ACL> acl) {
-    this(curator, basePath, LockNodes.checkAcl(acl), "", false);
+    this(curator, basePath, LockNodes.checkAcl(acl), "", CuratorOwner.CALLER);
   }
 
   /** A store that owns {@code curator}: closing the store closes it, which ends the session. */
   static ZooKeeperLockStore owning(
       CuratorFramework curator, String basePath, @Nullable List<ACL> acl, String keyPrefix) {
-    return new ZooKeeperLockStore(curator, basePath, acl, keyPrefix, true);
+    return new ZooKeeperLockStore(curator, basePath, acl, keyPrefix, CuratorOwner.STORE);
   }
 
   private ZooKeeperLockStore(
@@ -154,11 +162,11 @@ public final class ZooKeeperLockStore implements LockStore {
       String basePath,
       @Nullable List<ACL> acl,
       String keyPrefix,
-      boolean ownsCurator) {
+      CuratorOwner owner) {
     this.curator = Objects.requireNonNull(curator, "curator must not be null");
     this.basePath = LockNodes.checkBasePath(basePath);
     this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
-    this.ownsCurator = ownsCurator;
+    this.owner = owner;
     if (curator.getState() != CuratorFrameworkState.STARTED) {
       throw new IllegalArgumentException(
           "the Curator client must be started (call curator.start() first); its state is "
@@ -379,7 +387,7 @@ public final class ZooKeeperLockStore implements LockStore {
     }
     // Ended first, so that neither our deletes nor the session's end are reported as losses.
     List<String> nodes = holds.endAll();
-    if (ownsCurator) {
+    if (owner == CuratorOwner.STORE) {
       curator.close(); // Ends the session: ZooKeeper deletes every ephemeral node of it at once.
     } else {
       nodes.forEach(queue::deleteQuietly); // The caller's session lives on: delete ours in it.

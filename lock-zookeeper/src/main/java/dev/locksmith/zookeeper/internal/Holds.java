@@ -54,6 +54,12 @@ public final class Holds {
 
   private static final Logger log = LoggerFactory.getLogger(Holds.class);
 
+  /** Whether a delete of a hold's node was sent before: if so, a missing node may be its doing. */
+  private enum Delete {
+    FIRST,
+    REPEATED
+  }
+
   private final CuratorFramework curator;
   private final SessionWatch session;
   private final ConcurrentHashMap<HoldId, Slot> slots = new ConcurrentHashMap<>();
@@ -348,10 +354,10 @@ public final class Holds {
         settleLater(h.lossReport(null));
         return ReleaseOutcome.NOT_HELD; // Deleted by someone else, and reported.
       }
-      boolean askedBefore = h.releasing;
+      Delete attempt = h.releasing ? Delete.REPEATED : Delete.FIRST;
       h.releasing = true;
       try {
-        return deleteNode(h, askedBefore);
+        return deleteNode(h, attempt);
       } catch (KeeperException.ConnectionLossException
           | KeeperException.OperationTimeoutException
           | KeeperException.RequestTimeoutException e) {
@@ -367,11 +373,11 @@ public final class Holds {
           hold = null;
           return ReleaseOutcome.NOT_HELD; // Gone with its session.
         }
-        return deleteNode(h, true);
+        return deleteNode(h, Delete.REPEATED);
       }
     }
 
-    private ReleaseOutcome deleteNode(Hold h, boolean askedBefore) throws Exception {
+    private ReleaseOutcome deleteNode(Hold h, Delete attempt) throws Exception {
       try {
         // Guaranteed: if the connection drops now, Curator keeps deleting in the background, so
         // that the node goes even if nobody asks again.
@@ -385,7 +391,7 @@ public final class Holds {
         hold = null;
         // Gone: deleted by an earlier attempt of ours if there was one (in this session), else by
         // the session's end or by someone else.
-        return askedBefore && !session.isOver(h.session)
+        return attempt == Delete.REPEATED && !session.isOver(h.session)
             ? ReleaseOutcome.RELEASED
             : ReleaseOutcome.NOT_HELD;
       }
