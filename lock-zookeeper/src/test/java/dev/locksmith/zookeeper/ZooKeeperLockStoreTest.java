@@ -14,6 +14,7 @@ import dev.locksmith.LockClient;
 import dev.locksmith.LockOptions;
 import dev.locksmith.LockStoreException;
 import dev.locksmith.spi.StoreFailure;
+import dev.locksmith.tck.fixture.ClientCrash;
 import dev.locksmith.tck.fixture.TcpProxy;
 import dev.locksmith.zookeeper.fixture.ZooKeeperServers;
 import dev.locksmith.zookeeper.internal.Holds;
@@ -913,7 +914,7 @@ class ZooKeeperLockStoreTest {
     LockClient a = client("/t/crash", LONGEST_SESSION);
     LockClient b = client("/t/crash");
     a.lock("c").acquire(Duration.ofSeconds(5));
-    ((dev.locksmith.internal.EngineClient) a).crash();
+    ClientCrash.crash(a);
     Lease l = b.lock("c").acquire(LONGEST_SESSION.dividedBy(2));
     l.release();
   }
