@@ -331,7 +331,7 @@ public final class MemLockSpace {
         Hold h = live(exclusive, key.name(), now);
         return h == null
             ? LockState.FREE
-            : new LockState(true, h.owner, h.holds, Duration.ofNanos(h.expires - now));
+            : LockState.heldBy(h.owner, h.holds, Duration.ofNanos(h.expires - now));
       }
       ReadWrite rw = readWrite.get(key.name());
       if (rw == null) {
@@ -339,15 +339,13 @@ public final class MemLockSpace {
       }
       rw.purge(now);
       if (rw.writer != null) {
-        return new LockState(
-            true, rw.writer.owner, rw.writer.holds, Duration.ofNanos(rw.writer.expires - now));
+        return LockState.heldBy(
+            rw.writer.owner, rw.writer.holds, Duration.ofNanos(rw.writer.expires - now));
       }
       if (!rw.readers.isEmpty() && key.mode() == LockMode.READ) {
-        return new LockState(true, null, rw.readers.size(), null);
+        return LockState.heldByReaders(rw.readers.size());
       }
-      return rw.readers.isEmpty()
-          ? LockState.FREE
-          : new LockState(true, null, rw.readers.size(), null);
+      return rw.readers.isEmpty() ? LockState.FREE : LockState.heldByReaders(rw.readers.size());
     }
   }
 
