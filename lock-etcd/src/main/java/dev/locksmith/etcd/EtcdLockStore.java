@@ -428,7 +428,7 @@ public final class EtcdLockStore implements LockStore {
       long left = etcd.timeToLive(held.lease());
       remaining = Duration.ofSeconds(Math.max(0, left));
     }
-    return new LockState(true, record.owner(), record.holds(), remaining);
+    return LockState.heldBy(record.owner(), record.holds(), remaining);
   }
 
   /** Runs a waiter's callback whenever the lock's key is deleted (released or expired). */

@@ -446,7 +446,7 @@ public final class MemcachedLockStore implements LockStore {
     }
     LockRecord held = current.getValue();
     // Memcached does not report an item's remaining time, so remaining is unknown.
-    return new LockState(true, held.owner(), held.holds(), null);
+    return LockState.heldBy(held.owner(), held.holds(), null);
   }
 
   @Override

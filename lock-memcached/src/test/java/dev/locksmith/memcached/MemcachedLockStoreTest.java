@@ -116,7 +116,7 @@ class MemcachedLockStoreTest {
     assertThat(again.isAcquired()).isTrue();
     assertThat(again.holds()).isEqualTo(2);
     assertThat(again.token()).isEqualTo(a.token());
-    assertThat(store.read(key)).isEqualTo(new LockState(true, "alice", 2, null));
+    assertThat(store.read(key)).isEqualTo(LockState.heldBy("alice", 2, null));
     assertThat(store.release(key, "bob")).isEqualTo(ReleaseOutcome.NOT_HELD);
     assertThat(store.extend(key, "bob", LEASE)).isFalse();
     assertThat(store.release(key, "alice")).isEqualTo(ReleaseOutcome.HOLD_DECREMENTED);
@@ -167,7 +167,7 @@ class MemcachedLockStoreTest {
     assertThat(nested.holds()).isEqualTo(2);
     assertThat(nested.token()).isEqualTo(a.token());
     assertThat(first.release(key, "alice")).isEqualTo(ReleaseOutcome.HOLD_DECREMENTED);
-    assertThat(first.read(key)).isEqualTo(new LockState(true, "alice", 1, null));
+    assertThat(first.read(key)).isEqualTo(LockState.heldBy("alice", 1, null));
     assertThat(second.extend(key, "alice", LEASE)).isTrue();
     assertThat(second.read(key).holds()).isEqualTo(1);
     assertThat(first.release(key, "alice")).isEqualTo(ReleaseOutcome.RELEASED);

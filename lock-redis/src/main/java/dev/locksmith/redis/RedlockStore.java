@@ -271,7 +271,7 @@ public final class RedlockStore implements LockStore {
         }
       }
       if (same >= quorum) {
-        return new LockState(true, s.owner(), s.holds(), remaining);
+        return LockState.heldBy(s.owner(), s.holds(), remaining);
       }
     }
     if (votes.answers() < quorum) {

@@ -356,7 +356,7 @@ public final class ZooKeeperLockStore implements LockStore {
         while (readers < listed.size() && !listed.get(readers).isWrite()) {
           readers++;
         }
-        return new LockState(true, null, readers, null);
+        return LockState.heldByReaders(readers);
       }
       String holder;
       try {
@@ -366,7 +366,7 @@ public final class ZooKeeperLockStore implements LockStore {
       }
       LockKey held =
           key.mode() == LockMode.EXCLUSIVE ? key : new LockKey(key.name(), LockMode.WRITE);
-      return new LockState(true, holder, holds.countAt(held, holder, first.name()), null);
+      return LockState.heldBy(holder, holds.countAt(held, holder, first.name()), null);
     }
     throw new LockStoreException(
         "read of lock '" + key.name() + "' failed: its queue kept changing");

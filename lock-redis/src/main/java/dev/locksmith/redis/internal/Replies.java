@@ -35,14 +35,13 @@ final class Replies {
     Object ownerField = reply.get(0);
     if (ownerField != null) {
       long pttl = num(reply.get(2));
-      return new LockState(
-          true,
+      return LockState.heldBy(
           ownerField.toString().substring(2),
           (int) num(reply.get(1)),
           pttl >= 0 ? Duration.ofMillis(pttl) : null);
     }
     int readers = (int) num(reply.get(3));
-    return readers > 0 ? new LockState(true, null, readers, null) : LockState.FREE;
+    return readers > 0 ? LockState.heldByReaders(readers) : LockState.FREE;
   }
 
   static long num(Object o) {

@@ -413,7 +413,7 @@ public final class WatchOperations implements LockOperations {
             return LockState.FREE;
           }
           int readers = liveReaders(r.hgetall(layout.readersKey(key)), now(r));
-          return readers > 0 ? new LockState(true, null, readers, null) : LockState.FREE;
+          return readers > 0 ? LockState.heldByReaders(readers) : LockState.FREE;
         });
   }
 
