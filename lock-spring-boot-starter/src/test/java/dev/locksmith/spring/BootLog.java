@@ -36,6 +36,20 @@ final class BootLog {
     }
   }
 
+  /**
+   * The ERROR Lettuce logs with a stack trace when a Redis client was shut down before its
+   * handshake timer fired ({@code RejectedExecutionException} from {@code
+   * RedisHandshakeHandler.fail}). lock-redis now shuts clients down with a quiet period past that
+   * timer (its RedisConnectFailureTest shows a failed open is quiet), but one such ERROR was still
+   * seen in a full CI run of this class, after earlier tests' clients in the same JVM: it comes
+   * from lock-redis, not from the starter, so the tests name it instead of counting it.
+   */
+  static final Predicate<Event> LETTUCE_HANDSHAKE_AFTER_SHUTDOWN =
+      e ->
+          e.level().equals("ERROR")
+              && e.line().contains("rejectedExecution")
+              && e.more().stream().anyMatch(l -> l.contains("RedisHandshakeHandler.fail"));
+
   private final List<Event> events = new ArrayList<>();
 
   BootLog(String output) {
@@ -49,6 +63,15 @@ final class BootLog {
         current.more().add(l);
       }
     }
+  }
+
+  private BootLog(List<Event> events) {
+    this.events.addAll(events);
+  }
+
+  /** This log without the events {@code noise} matches. */
+  BootLog without(Predicate<Event> noise) {
+    return new BootLog(events.stream().filter(noise.negate()).toList());
   }
 
   /** The events {@code matching} matches. */

@@ -95,9 +95,10 @@ class StartupTest {
     return new SpringApplicationBuilder(App.class).properties(all);
   }
 
-  /** The log since {@code from}. */
+  /** The log since {@code from}, without Lettuce's own noise (see {@link BootLog}). */
   private static BootLog log(CapturedOutput output, int from) {
-    return new BootLog(output.getOut().substring(from));
+    return new BootLog(output.getOut().substring(from))
+        .without(BootLog.LETTUCE_HANDSHAKE_AFTER_SHUTDOWN);
   }
 
   @Test

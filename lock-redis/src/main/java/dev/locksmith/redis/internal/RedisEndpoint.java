@@ -148,7 +148,7 @@ public final class RedisEndpoint implements AutoCloseable {
       return new RedisEndpoint(
           client, null, uri, c, c.sync(), c.async(), describe(uri), commandTimeout);
     } catch (RuntimeException e) {
-      shutDownAfterFailedConnect(client);
+      shutDownQuietly(client);
       throw e;
     }
   }
@@ -173,18 +173,18 @@ public final class RedisEndpoint implements AutoCloseable {
       return new RedisEndpoint(
           null, cluster, null, c, c.sync(), c.async(), describeCluster(seeds), timeout);
     } catch (RuntimeException e) {
-      shutDownAfterFailedConnect(cluster);
+      shutDownQuietly(cluster);
       throw e;
     }
   }
 
   /**
-   * Shuts down a client whose connect failed, keeping its event loops accepting work past the
-   * handshake timer: that timer still fires after a refused connect, and when this client was the
-   * last one using the shared loops, a plain shutdown stopped them first, so the timer's promise
-   * logged an ERROR with a stack trace ("Event loop shut down?") once per failed open.
+   * Shuts down a client, keeping its event loops accepting work past the handshake timer: that
+   * timer still fires after a refused connect (or a reconnect cut short), and when this client was
+   * the last one using the shared loops, a plain shutdown stopped them first, so the timer's
+   * promise logged an ERROR with a stack trace ("Event loop shut down?") once per failed open.
    */
-  private static void shutDownAfterFailedConnect(AbstractRedisClient client) {
+  private static void shutDownQuietly(AbstractRedisClient client) {
     long quiet = HANDSHAKE_TIMEOUT.toMillis() * 2;
     client.shutdownAsync(quiet, quiet * 2, java.util.concurrent.TimeUnit.MILLISECONDS);
   }
@@ -306,11 +306,13 @@ public final class RedisEndpoint implements AutoCloseable {
     } catch (Exception e) {
       // Closing is best effort; the client shutdown below releases the sockets anyway.
     }
+    // A reconnect may be in its handshake when the store closes: the same quiet period as a
+    // failed open, so that its timer finds the event loops still running.
     if (client != null) {
-      client.shutdownAsync();
+      shutDownQuietly(client);
     }
     if (cluster != null) {
-      cluster.shutdownAsync();
+      shutDownQuietly(cluster);
     }
   }
 }
