@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.LockObserver.AcquireOutcome;
+import dev.locksmith.LockObserver.Operation;
 import dev.locksmith.LockObserver.RenewalOutcome;
+import dev.locksmith.LockObserver.Span;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -150,7 +153,9 @@ class LockObserverTest {
             answers.add(thrownBy(lease::release));
             Throwable listening = thrownBy(() -> lease.onLost((l, r) -> reasons.add(r.reason())));
             answers.add(
-                listening instanceof AssertionError ? new LeaseLostException("-", "") : listening);
+                listening instanceof AssertionError
+                    ? new LeaseLostException("-", LeaseLostException.Kind.NOT_HELD, "")
+                    : listening);
           }
         };
     LockClient a =
@@ -227,5 +232,199 @@ class LockObserverTest {
     assertThat(mine.mergedWith(LockOptions.defaults()).observer()).isSameAs(seen);
     assertThat(LockOptions.defaults().mergedWith(mine).observer()).isSameAs(seen);
     assertThat(mine.toBuilder().build().observer()).isSameAs(seen);
+  }
+
+  /** Spans, waits, renewal lag and release margins, as text, in order. */
+  static final class Timings implements LockObserver {
+    final List<String> events = new CopyOnWriteArrayList<>();
+    final List<Duration> lags = new CopyOnWriteArrayList<>();
+    final List<Duration> margins = new CopyOnWriteArrayList<>();
+    final List<Duration> waits = new CopyOnWriteArrayList<>();
+
+    @Override
+    public Span started(Operation operation, String store, String lockName) {
+      String thread = Thread.currentThread().getName();
+      events.add("start " + operation + " " + lockName);
+      return outcome -> {
+        String where = Thread.currentThread().getName().equals(thread) ? "" : " ON ANOTHER THREAD";
+        events.add("end " + operation + " " + lockName + " " + outcome + where);
+      };
+    }
+
+    @Override
+    public void acquireEnded(String store, String lockName, AcquireOutcome outcome, Duration took) {
+      events.add("acquire " + lockName + " " + outcome);
+    }
+
+    @Override
+    public void waitStarted(String store, String lockName) {
+      events.add("wait " + lockName);
+    }
+
+    @Override
+    public void waitEnded(String store, String lockName, AcquireOutcome outcome, Duration waited) {
+      events.add("waited " + lockName + " " + outcome);
+      waits.add(waited);
+    }
+
+    @Override
+    public void renewalDue(String store, String lockName, Duration late, Duration leaseTime) {
+      if (late.isNegative() || !leaseTime.equals(Duration.ofMillis(600))) {
+        events.add("BAD renewalDue " + late + " " + leaseTime);
+      }
+      lags.add(late);
+    }
+
+    @Override
+    public void releasedWithMargin(
+        String store, String lockName, Duration remaining, Duration leaseTime) {
+      events.add("margin " + lockName);
+      margins.add(remaining);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "each acquire and release is a span ended once with its outcome, after the acquire's report")
+  void acquireAndReleaseSpans() throws Exception {
+    Timings seen = new Timings();
+    LockClient a = client(LockOptions.builder().observer(seen).leaseTime(Duration.ofSeconds(30)));
+    LockClient b = client(LockOptions.builder());
+    Lease lease = a.lock("s").tryAcquire().orElseThrow();
+    Lease taken = b.lock("s2").tryAcquire().orElseThrow();
+    assertThat(a.lock("s2").tryAcquire()).isEmpty();
+    lease.release();
+    taken.release();
+
+    assertThat(seen.events)
+        .containsExactly(
+            "start ACQUIRE s",
+            "acquire s ACQUIRED",
+            "end ACQUIRE s ACQUIRED",
+            "start ACQUIRE s2",
+            "acquire s2 BUSY",
+            "end ACQUIRE s2 BUSY",
+            "start RELEASE s",
+            "margin s",
+            "end RELEASE s RELEASED");
+    assertThat(seen.margins.get(0)).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30));
+  }
+
+  @Test
+  @DisplayName("a release of a lost lease ends its span LOST; no margin is reported after a loss")
+  void lostReleaseSpan() {
+    Timings seen = new Timings();
+    LockClient a =
+        client(
+            LockOptions.builder()
+                .observer(seen)
+                .autoRenew(false)
+                .leaseTime(Duration.ofMillis(200)));
+    Lease lease = a.lock("x").tryAcquire().orElseThrow();
+    await().atMost(Duration.ofSeconds(10)).until(() -> !lease.isValid());
+    clients.space().restart(); // the hold is gone in the store too
+    assertThatThrownBy(lease::release).isInstanceOf(LeaseLostException.class);
+    assertThat(seen.events).endsWith("start RELEASE x", "margin x", "end RELEASE x LOST");
+  }
+
+  @Test
+  @DisplayName(
+      "a wait is reported once, from the first busy answer to the hand-off, with its outcome")
+  void waitsAreReported() throws Exception {
+    Timings seen = new Timings();
+    LockClient a = client(LockOptions.builder().observer(seen));
+    LockClient b = client(LockOptions.builder());
+    Lease holder = b.lock("w").tryAcquire().orElseThrow();
+    assertThatThrownBy(() -> a.lock("w").acquire(Duration.ofMillis(100)))
+        .isInstanceOf(LockTimeoutException.class);
+    Thread waiter =
+        new Thread(
+            () -> {
+              try {
+                a.lock("w").acquire(Duration.ofSeconds(30)).release();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+    waiter.start();
+    await().atMost(Duration.ofSeconds(10)).until(() -> seen.events.size() >= 7);
+    holder.release();
+    waiter.join(TimeUnit.SECONDS.toMillis(30));
+
+    assertThat(seen.events)
+        .filteredOn(e -> e.startsWith("wait"))
+        .containsExactly("wait w", "waited w TIMEOUT", "wait w", "waited w ACQUIRED");
+    assertThat(seen.waits.get(0)).isGreaterThanOrEqualTo(Duration.ofMillis(50));
+    // The wait ends before the acquire does: its span closes last.
+    assertThat(seen.events.indexOf("waited w ACQUIRED"))
+        .isLessThan(seen.events.indexOf("end ACQUIRE w ACQUIRED"));
+  }
+
+  @Test
+  @DisplayName("every renewal reports how late it was sent and is a span of its own")
+  void renewalLagAndSpans() {
+    Timings seen = new Timings();
+    LockClient a = client(LockOptions.builder().observer(seen).leaseTime(Duration.ofMillis(600)));
+    Lease lease = a.lock("r").tryAcquire().orElseThrow();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () -> seen.events.stream().filter(e -> e.equals("end RENEWAL r RENEWED")).count() >= 2);
+    lease.release();
+    assertThat(seen.lags).hasSizeGreaterThanOrEqualTo(2);
+    assertThat(seen.events).contains("start RENEWAL r").noneMatch(e -> e.startsWith("BAD"));
+  }
+
+  @Test
+  @DisplayName("losses carry their kind: not held, expired, renewal failed")
+  void lossKinds() {
+    List<LeaseLostException.Kind> kinds = new CopyOnWriteArrayList<>();
+    LockObserver byKind =
+        new LockObserver() {
+          @Override
+          public void leaseLost(String store, Lease lease, LeaseLostException reason) {
+            kinds.add(reason.kind());
+          }
+        };
+    LockClient a =
+        client(LockOptions.builder().observer(byKind).leaseTime(Duration.ofMillis(1500)));
+    a.lock("gone").tryAcquire().orElseThrow();
+    clients.space().restart();
+    await().atMost(Duration.ofSeconds(10)).until(() -> kinds.size() == 1);
+    assertThat(kinds).containsExactly(LeaseLostException.Kind.NOT_HELD);
+
+    LockClient c =
+        client(
+            LockOptions.builder()
+                .observer(byKind)
+                .autoRenew(false)
+                .leaseTime(Duration.ofMillis(200)));
+    c.lock("short").tryAcquire().orElseThrow();
+    await().atMost(Duration.ofSeconds(10)).until(() -> kinds.size() == 2);
+    assertThat(kinds.get(1)).isEqualTo(LeaseLostException.Kind.EXPIRED);
+
+    a.lock("cut").tryAcquire().orElseThrow();
+    clients.space().startOutage();
+    await().atMost(Duration.ofSeconds(10)).until(() -> kinds.size() == 3);
+    clients.space().endOutage();
+    assertThat(kinds.get(2)).isEqualTo(LeaseLostException.Kind.RENEWAL_FAILED);
+  }
+
+  @Test
+  @DisplayName("a span whose end throws is ignored: the release still happens")
+  void throwingSpan() {
+    LockObserver rude =
+        new LockObserver() {
+          @Override
+          public Span started(Operation operation, String store, String lockName) {
+            return outcome -> {
+              throw new IllegalStateException("span bug");
+            };
+          }
+        };
+    LockClient a = client(LockOptions.builder().observer(rude));
+    LockClient b = client(LockOptions.builder());
+    a.lock("t").tryAcquire().orElseThrow().release();
+    assertThat(b.lock("t").tryAcquire()).isPresent();
   }
 }

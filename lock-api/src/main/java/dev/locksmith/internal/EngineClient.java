@@ -4,6 +4,7 @@ import dev.locksmith.Capability;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.DistributedReadWriteLock;
 import dev.locksmith.LeaseLostException;
+import dev.locksmith.LeaseLostException.Kind;
 import dev.locksmith.LockClient;
 import dev.locksmith.LockObserver;
 import dev.locksmith.LockOptions;
@@ -458,7 +459,7 @@ public final class EngineClient implements LockClient {
     public void holdLost(LockKey key, String owner, long token, String reason) {
       for (EngineLease lease : new ArrayList<>(leases)) {
         if (lease.key().equals(key) && lease.owner().equals(owner) && lease.token() == token) {
-          lease.lose(new LeaseLostException(key.name(), reason));
+          lease.lose(new LeaseLostException(key.name(), Kind.NOT_HELD, reason));
         }
       }
     }
@@ -480,7 +481,7 @@ public final class EngineClient implements LockClient {
     @Override
     public void sessionLost(String reason) {
       for (EngineLease lease : new ArrayList<>(leases)) {
-        lease.lose(new LeaseLostException(lease.name(), reason));
+        lease.lose(new LeaseLostException(lease.name(), Kind.SESSION_LOST, reason));
       }
       // A waiter's place (a queue node, a watch) went with the session: it asks the store at once,
       // which tells it, instead of sleeping until its next turn.

@@ -3,8 +3,12 @@ package dev.locksmith.internal;
 import dev.locksmith.Capability;
 import dev.locksmith.Lease;
 import dev.locksmith.LeaseLostException;
+import dev.locksmith.LeaseLostException.Kind;
 import dev.locksmith.LeaseLostListener;
+import dev.locksmith.LockObserver;
+import dev.locksmith.LockObserver.Operation;
 import dev.locksmith.LockObserver.RenewalOutcome;
+import dev.locksmith.LockObserver.Span;
 import dev.locksmith.LockStoreException;
 import dev.locksmith.UnsupportedCapabilityException;
 import dev.locksmith.spi.LeaseExtension;
@@ -66,6 +70,8 @@ final class EngineLease implements Lease {
   private long expiresAtFor;
   private volatile boolean suspended;
   private volatile @Nullable RuntimeException lastRenewalFailure;
+  // The observer's span of the renewal in flight: set and ended on the watchdog's renewal thread.
+  private Span renewalSpan = Span.NONE;
 
   EngineLease(
       EngineClient client,
@@ -180,7 +186,9 @@ final class EngineLease implements Lease {
     if (!held) {
       LeaseLostException lost =
           new LeaseLostException(
-              key.name(), "the store no longer holds it for this owner (it expired or was taken)");
+              key.name(),
+              Kind.NOT_HELD,
+              "the store no longer holds it for this owner (it expired or was taken)");
       lose(lost);
       throw lost;
     }
@@ -206,13 +214,42 @@ final class EngineLease implements Lease {
       throw new IllegalStateException("lease on lock '" + key.name() + "' was already released");
     }
     if (state == State.LOST) {
-      throw new LeaseLostException(
-          key.name(), Objects.requireNonNull(lostReason).reason(), lostReason);
+      LeaseLostException reason = Objects.requireNonNull(lostReason);
+      throw new LeaseLostException(key.name(), reason.kind(), reason.reason(), reason);
     }
   }
 
   @Override
   public void release() {
+    if (!client.observed()) {
+      releaseUnobserved();
+      return;
+    }
+    Span span = client.observer().started(Operation.RELEASE, client.storeName(), key.name());
+    LockObserver.ReleaseOutcome outcome = LockObserver.ReleaseOutcome.ERROR;
+    try {
+      if (!sessionBound && !releaseCalled()) {
+        Duration remaining = Duration.ofNanos(Math.max(0, validUntilNanos - System.nanoTime()));
+        client
+            .observer()
+            .releasedWithMargin(
+                client.storeName(), key.name(), remaining, Duration.ofNanos(leaseNanos));
+      }
+      releaseUnobserved();
+      outcome = LockObserver.ReleaseOutcome.RELEASED;
+    } catch (LeaseLostException e) {
+      outcome = LockObserver.ReleaseOutcome.LOST;
+      throw e;
+    } finally {
+      span.ended(outcome);
+    }
+  }
+
+  private synchronized boolean releaseCalled() {
+    return releaseCalled;
+  }
+
+  private void releaseUnobserved() {
     boolean wasLost;
     synchronized (this) {
       if (releaseCalled) {
@@ -230,7 +267,7 @@ final class EngineLease implements Lease {
       // Owner-checked, so it can only remove our own leftover hold and frees the lock sooner.
       client.releaseQuietly(key, owner);
       LeaseLostException reason = Objects.requireNonNull(lostReason);
-      throw new LeaseLostException(key.name(), reason.reason(), reason);
+      throw new LeaseLostException(key.name(), reason.kind(), reason.reason(), reason);
     }
     ReleaseOutcome outcome;
     try {
@@ -250,6 +287,7 @@ final class EngineLease implements Lease {
       LeaseLostException lost =
           new LeaseLostException(
               key.name(),
+              Kind.NOT_HELD,
               "the store no longer held it for this owner at release (it expired or was taken);"
                   + " nothing was released");
       fireLost(lost);
@@ -283,6 +321,7 @@ final class EngineLease implements Lease {
       LeaseLostException lost =
           new LeaseLostException(
               key.name(),
+              Kind.NOT_HELD,
               "the store no longer held it for this owner when asked to keep it for its minimum"
                   + " hold (it expired or was taken); nothing was changed");
       fireLost(lost);
@@ -423,13 +462,21 @@ final class EngineLease implements Lease {
    * renewal thread then reports the store's answer with {@link #renewed} or {@link #renewalFailed}.
    */
   @Nullable LeaseExtension renewal() {
+    long due;
     synchronized (this) {
       if (state != State.ACTIVE) {
         renewing = false;
         return null;
       }
+      due = renewDueNanos;
     }
-    return new LeaseExtension(key, owner, Duration.ofNanos(leaseNanos));
+    Duration lease = Duration.ofNanos(leaseNanos);
+    if (client.observed()) {
+      Duration late = Duration.ofNanos(Math.max(0, System.nanoTime() - due));
+      client.observer().renewalDue(client.storeName(), key.name(), late, lease);
+      renewalSpan = client.observer().started(Operation.RENEWAL, client.storeName(), key.name());
+    }
+    return new LeaseExtension(key, owner, lease);
   }
 
   /**
@@ -446,6 +493,7 @@ final class EngineLease implements Lease {
       lose(
           new LeaseLostException(
               key.name(),
+              Kind.NOT_HELD,
               "renewal found that the store no longer holds it for this owner (it expired or was"
                   + " taken)"));
       return;
@@ -487,6 +535,9 @@ final class EngineLease implements Lease {
         .observer()
         .renewalEnded(
             client.storeName(), key.name(), outcome, Duration.ofNanos(System.nanoTime() - start));
+    Span span = renewalSpan;
+    renewalSpan = Span.NONE;
+    span.ended(outcome);
   }
 
   private void loseByExpiry() {
@@ -495,12 +546,14 @@ final class EngineLease implements Lease {
       lose(
           new LeaseLostException(
               key.name(),
+              Kind.RENEWAL_FAILED,
               "renewal failed until the lease ran out (" + failure.getMessage() + ")",
               failure));
     } else {
       lose(
           new LeaseLostException(
               key.name(),
+              Kind.EXPIRED,
               autoRenew
                   ? "it expired before a renewal succeeded"
                   : "it expired at " + expiresAt() + " without being extended or released"));

@@ -4,6 +4,8 @@ import dev.locksmith.Capability;
 import dev.locksmith.DistributedLock;
 import dev.locksmith.Lease;
 import dev.locksmith.LockObserver.AcquireOutcome;
+import dev.locksmith.LockObserver.Operation;
+import dev.locksmith.LockObserver.Span;
 import dev.locksmith.LockStoreException;
 import dev.locksmith.LockTimeoutException;
 import dev.locksmith.ThreadOwnedLock;
@@ -151,6 +153,7 @@ final class EngineLock implements DistributedLock {
       return attemptUnobserved(waitNanos, interrupts, ownerOverride);
     }
     // Every acquire path passes here once: tell the client's observer how it ended.
+    Span span = client.observer().started(Operation.ACQUIRE, client.storeName(), key.name());
     long start = System.nanoTime();
     AcquireOutcome outcome = AcquireOutcome.ERROR;
     try {
@@ -168,6 +171,7 @@ final class EngineLock implements DistributedLock {
           .observer()
           .acquireEnded(
               client.storeName(), key.name(), outcome, Duration.ofNanos(System.nanoTime() - start));
+      span.ended(outcome);
     }
   }
 
@@ -227,6 +231,8 @@ final class EngineLock implements DistributedLock {
     private boolean acquired;
     private boolean interruptedMeanwhile;
     private @Nullable WakeSignal signal;
+    // When the observer was told this wait started; 0 if it was not.
+    private long waitStartNanos;
 
     Wait(String who, OwnerScope scope, Interrupts interrupts) {
       this.who = who;
@@ -252,15 +258,33 @@ final class EngineLock implements DistributedLock {
       client.waiting(s);
     }
 
+    /** The lock was found taken and the caller waits: the observer hears it once per wait. */
+    void waiting() {
+      if (waitStartNanos == 0 && client.observed()) {
+        waitStartNanos = System.nanoTime() | 1; // never 0, which means "not told"
+        client.observer().waitStarted(client.storeName(), key.name());
+      }
+    }
+
     /** The lease of an acquire that succeeded: nothing of the wait is undone then. */
     EngineLease acquired(Acquisition a, long start) {
       acquired = true;
       return newLease(who, scope, a, start);
     }
 
-    void end() {
+    /** Undoes what the wait did; {@code outcome} is how the acquire that waited ended. */
+    void end(AcquireOutcome outcome) {
       if (signal != null) {
         client.doneWaiting(signal);
+      }
+      if (waitStartNanos != 0) {
+        client
+            .observer()
+            .waitEnded(
+                client.storeName(),
+                key.name(),
+                outcome,
+                Duration.ofNanos(System.nanoTime() - waitStartNanos));
       }
       if (queued != null && !acquired) {
         leaveQueue(queued, who, scope);
@@ -282,10 +306,16 @@ final class EngineLock implements DistributedLock {
       String firstOwner, OwnerScope scope, long deadline, Interrupts interrupts)
       throws InterruptedException {
     Wait wait = new Wait(firstOwner, scope, interrupts);
+    AcquireOutcome outcome = AcquireOutcome.ERROR;
     try {
-      return poll(wait, deadline);
+      EngineLease lease = poll(wait, deadline);
+      outcome = lease != null ? AcquireOutcome.ACQUIRED : AcquireOutcome.TIMEOUT;
+      return lease;
+    } catch (InterruptedException e) {
+      outcome = AcquireOutcome.INTERRUPTED;
+      throw e;
     } finally {
-      wait.end();
+      wait.end(outcome);
     }
   }
 
@@ -321,6 +351,7 @@ final class EngineLock implements DistributedLock {
       if (remaining <= 0) {
         return null;
       }
+      wait.waiting();
       if (signal == null) {
         backoff = new Backoff(client.options().backoffMin(), client.options().backoffMax());
         signal = new WakeSignal();
@@ -361,10 +392,16 @@ final class EngineLock implements DistributedLock {
       throws InterruptedException {
     Wait wait = new Wait(who, scope, interrupts);
     wait.queued = queued;
+    AcquireOutcome outcome = AcquireOutcome.ERROR;
     try {
-      return waitInQueue(queued, wait, deadline);
+      EngineLease lease = waitInQueue(queued, wait, deadline);
+      outcome = lease != null ? AcquireOutcome.ACQUIRED : AcquireOutcome.TIMEOUT;
+      return lease;
+    } catch (InterruptedException e) {
+      outcome = AcquireOutcome.INTERRUPTED;
+      throw e;
     } finally {
-      wait.end();
+      wait.end(outcome);
     }
   }
 
@@ -399,6 +436,7 @@ final class EngineLock implements DistributedLock {
       if (remaining <= 0) {
         return null;
       }
+      wait.waiting();
       // The queue signals when our predecessor leaves; the cap guards against a lost signal, and
       // the hint against a holder that expires rather than releases (nobody signals that).
       long pause = Math.min(remaining, client.options().backoffMax().toNanos() * 20);

@@ -41,6 +41,53 @@ final class GuardedObserver implements LockObserver {
     guard("leaseEnded", lease.name(), () -> observer.leaseEnded(store, lease));
   }
 
+  @Override
+  public Span started(Operation operation, String store, String lockName) {
+    if (observer == NONE) {
+      return Span.NONE;
+    }
+    Span span;
+    try {
+      span = observer.started(operation, store, lockName);
+    } catch (RuntimeException e) {
+      log.warn(
+          "Lock observer {} threw from started({}) for lock '{}'; ignored",
+          observer,
+          operation,
+          lockName,
+          e);
+      return Span.NONE;
+    }
+    if (span == null || span == Span.NONE) {
+      return Span.NONE;
+    }
+    return outcome -> guard("Span.ended", lockName, () -> span.ended(outcome));
+  }
+
+  @Override
+  public void waitStarted(String store, String lockName) {
+    guard("waitStarted", lockName, () -> observer.waitStarted(store, lockName));
+  }
+
+  @Override
+  public void waitEnded(String store, String lockName, AcquireOutcome outcome, Duration waited) {
+    guard("waitEnded", lockName, () -> observer.waitEnded(store, lockName, outcome, waited));
+  }
+
+  @Override
+  public void renewalDue(String store, String lockName, Duration late, Duration leaseTime) {
+    guard("renewalDue", lockName, () -> observer.renewalDue(store, lockName, late, leaseTime));
+  }
+
+  @Override
+  public void releasedWithMargin(
+      String store, String lockName, Duration remaining, Duration leaseTime) {
+    guard(
+        "releasedWithMargin",
+        lockName,
+        () -> observer.releasedWithMargin(store, lockName, remaining, leaseTime));
+  }
+
   private void guard(String method, String lockName, Runnable call) {
     if (observer == NONE) {
       return;
