@@ -427,4 +427,48 @@ class LockObserverTest {
     a.lock("t").tryAcquire().orElseThrow().release();
     assertThat(b.lock("t").tryAcquire()).isPresent();
   }
+
+  @Test
+  @DisplayName(
+      "a renewal the store granted keeps the lease even when the observer holds up the renewal"
+          + " thread past the old deadline (seen: lost by expiry); the next renewal shows the lag")
+  void slowObserverDoesNotLoseARenewedLease() {
+    Duration lease = Duration.ofSeconds(6);
+    Duration stall = Duration.ofMillis(4500); // from the first renewal (at 2 s) past 6 s
+    List<String> lost = new CopyOnWriteArrayList<>();
+    List<Duration> lags = new CopyOnWriteArrayList<>();
+    java.util.concurrent.atomic.AtomicBoolean stalled =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    LockObserver slow =
+        new LockObserver() {
+          @Override
+          public void renewalEnded(
+              String store, String lockName, RenewalOutcome outcome, Duration took) {
+            if (stalled.compareAndSet(false, true)) {
+              try {
+                Thread.sleep(stall.toMillis());
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+          }
+
+          @Override
+          public void renewalDue(String store, String lockName, Duration late, Duration leaseTime) {
+            lags.add(late);
+          }
+
+          @Override
+          public void leaseLost(String store, Lease l, LeaseLostException reason) {
+            lost.add(reason.reason());
+          }
+        };
+    LockClient a = client(LockOptions.builder().observer(slow).leaseTime(lease));
+    Lease held = a.lock("slow").tryAcquire().orElseThrow();
+    await().atMost(Duration.ofSeconds(30)).until(() -> lags.size() >= 2);
+    assertThat(lost).isEmpty();
+    assertThat(held.isValid()).isTrue();
+    assertThat(lags.get(1)).isGreaterThan(Duration.ofSeconds(1));
+    held.release();
+  }
 }

@@ -484,9 +484,9 @@ final class EngineLease implements Lease {
    * longer holds this lease for its owner.
    */
   void renewed(LeaseExtension renewal, long start, boolean held) {
-    observeRenewal(held ? RenewalOutcome.RENEWED : RenewalOutcome.LOST, start);
     lastRenewalFailure = null;
     if (!held) {
+      observeRenewal(RenewalOutcome.LOST, start);
       synchronized (this) {
         renewing = false;
       }
@@ -501,8 +501,9 @@ final class EngineLease implements Lease {
     long lease = renewal.leaseTime().toNanos();
     long due;
     synchronized (this) {
-      renewing = false;
       if (state != State.ACTIVE) {
+        renewing = false;
+        observeRenewal(RenewalOutcome.RENEWED, start);
         return;
       }
       if (start + lease - validUntilNanos > 0) {
@@ -511,12 +512,18 @@ final class EngineLease implements Lease {
       renewDueNanos = start + lease / 3;
       due = renewDueNanos;
     }
+    // Told once the lease took the renewal, so that a slow observer cannot let the lease run out
+    // on a renewal the store already granted; the renewal counts as running until it is told, so
+    // a slow observer delays the next one (which then shows as lag) instead of doubling it.
+    observeRenewal(RenewalOutcome.RENEWED, start);
+    synchronized (this) {
+      renewing = false;
+    }
     client.watchdog().wakeBy(due);
   }
 
   /** The store failed {@code renewal}, sent at {@code start}: retry soon, while the lease lasts. */
   void renewalFailed(LeaseExtension renewal, long start, RuntimeException failure) {
-    observeRenewal(RenewalOutcome.FAILED, start);
     lastRenewalFailure = failure;
     // The store may be back before the lease runs out: retry soon, but not in a tight loop.
     long lease = renewal.leaseTime().toNanos();
@@ -525,6 +532,9 @@ final class EngineLease implements Lease {
     long due = System.nanoTime() + retry;
     synchronized (this) {
       renewDueNanos = due;
+    }
+    observeRenewal(RenewalOutcome.FAILED, start);
+    synchronized (this) {
       renewing = false;
     }
     client.watchdog().wakeBy(due);
