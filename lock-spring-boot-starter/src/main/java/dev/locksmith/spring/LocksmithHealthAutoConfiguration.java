@@ -2,6 +2,7 @@ package dev.locksmith.spring;
 
 import dev.locksmith.LockClient;
 import dev.locksmith.spring.internal.LockStoreHealthIndicator;
+import dev.locksmith.spring.internal.RenewalLagWindow;
 import dev.locksmith.spring.internal.StoreOutage;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
@@ -17,7 +18,11 @@ import org.springframework.context.annotation.Bean;
  * {@link LockClient}: UP when the store answers a read of {@code locksmith.health.probe-lock}
  * within {@code locksmith.health.timeout}, DOWN with the store and the reason otherwise (and since
  * when, if an outage is going on). Its answers count for the store's outage log like every other
- * call's. Turn it off with {@code management.health.locksmith.enabled=false}.
+ * call's. It is DOWN too while renewals lag: when, within {@code
+ * locksmith.health.renewal-lag-window}, a renewal was sent later than {@code
+ * locksmith.health.renewal-lag-threshold} of its lease after it was due (starved threads, long GC
+ * pauses or a slow store, which lose locks silently at the next pause). Turn it off with {@code
+ * management.health.locksmith.enabled=false}.
  */
 @AutoConfiguration(after = LocksmithAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
@@ -26,13 +31,24 @@ import org.springframework.context.annotation.Bean;
 public class LocksmithHealthAutoConfiguration {
 
   @Bean
+  @ConditionalOnMissingBean
+  RenewalLagWindow locksmithRenewalLag(LocksmithProperties properties) {
+    return new RenewalLagWindow(properties.getHealth().getRenewalLagWindow());
+  }
+
+  @Bean
   @ConditionalOnMissingBean(name = "locksmithHealthIndicator")
   LockStoreHealthIndicator locksmithHealthIndicator(
-      LockClient client, LocksmithProperties properties, ObjectProvider<StoreOutage> outage) {
+      LockClient client,
+      LocksmithProperties properties,
+      ObjectProvider<StoreOutage> outage,
+      RenewalLagWindow renewalLag) {
     return new LockStoreHealthIndicator(
         client,
         outage.getIfAvailable(() -> new StoreOutage("the application's LockClient")),
         properties.getHealth().getProbeLock(),
-        properties.getHealth().getTimeout());
+        properties.getHealth().getTimeout(),
+        renewalLag,
+        properties.getHealth().getRenewalLagThreshold());
   }
 }

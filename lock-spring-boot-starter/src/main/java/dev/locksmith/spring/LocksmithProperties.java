@@ -57,6 +57,10 @@ public class LocksmithProperties {
   /** The "locksmith" health indicator. */
   private final Health health = new Health();
 
+  private final Metrics metrics = new Metrics();
+
+  private final Observations observations = new Observations();
+
   public @Nullable String getUri() {
     return uri;
   }
@@ -135,6 +139,14 @@ public class LocksmithProperties {
     return health;
   }
 
+  public Metrics getMetrics() {
+    return metrics;
+  }
+
+  public Observations getObservations() {
+    return observations;
+  }
+
   /**
    * The {@link LockOptions} these properties stand for (the key prefix only where the store reads
    * it from the options: stores opened from {@link #getUri() uri}).
@@ -207,6 +219,41 @@ public class LocksmithProperties {
     /** How long the health check waits for the store's answer before reporting DOWN. */
     private Duration timeout = Duration.ofSeconds(2);
 
+    /**
+     * The renewal lag, as a fraction of the lease, past which the health check reports DOWN:
+     * renewals are due at a third of the lease, so at 2/3 the lease runs out before the store hears
+     * from the holder. 0.5 leaves a sixth of the lease. Set it above 1 to never go DOWN for lag.
+     */
+    private double renewalLagThreshold = 0.5;
+
+    /** How long a lagging renewal keeps the health check DOWN (one to two of these). */
+    private Duration renewalLagWindow = Duration.ofMinutes(1);
+
+    public double getRenewalLagThreshold() {
+      return renewalLagThreshold;
+    }
+
+    public void setRenewalLagThreshold(double renewalLagThreshold) {
+      if (!(renewalLagThreshold > 0)) {
+        throw new IllegalArgumentException(
+            "locksmith.health.renewal-lag-threshold must be a positive fraction of the lease, was "
+                + renewalLagThreshold);
+      }
+      this.renewalLagThreshold = renewalLagThreshold;
+    }
+
+    public Duration getRenewalLagWindow() {
+      return renewalLagWindow;
+    }
+
+    public void setRenewalLagWindow(Duration renewalLagWindow) {
+      if (renewalLagWindow == null || renewalLagWindow.isNegative() || renewalLagWindow.isZero()) {
+        throw new IllegalArgumentException(
+            "locksmith.health.renewal-lag-window must be positive, was " + renewalLagWindow);
+      }
+      this.renewalLagWindow = renewalLagWindow;
+    }
+
     public String getProbeLock() {
       return probeLock;
     }
@@ -228,6 +275,46 @@ public class LocksmithProperties {
             "locksmith.health.timeout must be positive, was " + timeout);
       }
       this.timeout = timeout;
+    }
+  }
+
+  /** The {@code locksmith.metrics.*} properties. */
+  public static class Metrics {
+
+    /**
+     * How many lock names get a waiter gauge of their own (locksmith.waiters.by.name); waiters on
+     * later names count under lock=_other. Lock names are the application's, so keep it small.
+     */
+    private int namedWaiters = 20;
+
+    public int getNamedWaiters() {
+      return namedWaiters;
+    }
+
+    public void setNamedWaiters(int namedWaiters) {
+      if (namedWaiters < 0) {
+        throw new IllegalArgumentException(
+            "locksmith.metrics.named-waiters must not be negative, was " + namedWaiters);
+      }
+      this.namedWaiters = namedWaiters;
+    }
+  }
+
+  /** The {@code locksmith.observations.*} properties. */
+  public static class Observations {
+
+    /**
+     * Whether acquires, waits, renewals, releases and losses are Micrometer observations (spans,
+     * with Micrometer Tracing) when the application has an ObservationRegistry.
+     */
+    private boolean enabled = true;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
     }
   }
 }

@@ -4,13 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.locksmith.Lease;
 import dev.locksmith.LockClient;
+import dev.locksmith.LockObserver;
 import dev.locksmith.LockStoreException;
 import dev.locksmith.tck.fixture.RedisServer;
 import dev.locksmith.tck.fixture.ServerProcess;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -18,6 +21,8 @@ import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * The {@code locksmith} health indicator follows a real redis-server that is killed and started
@@ -80,5 +85,63 @@ class HealthTest {
         .atMost(Duration.ofSeconds(30))
         .until(() -> health.health().getStatus().equals(Status.UP));
     assertThat(client.lock("after-restart").tryAcquire()).isPresent();
+  }
+
+  /** A renewal thread held up once, as by a long GC pause or a starved machine. */
+  @Configuration(proxyBeanMethods = false)
+  static class StalledRenewals {
+    static final Duration STALL = Duration.ofSeconds(2);
+    final AtomicBoolean stalled = new AtomicBoolean();
+
+    @Bean
+    LockObserver stallOnce() {
+      return new LockObserver() {
+        @Override
+        public void renewalEnded(
+            String store, String lockName, RenewalOutcome outcome, Duration took) {
+          if (lockName.equals("lagging") && stalled.compareAndSet(false, true)) {
+            try {
+              Thread.sleep(STALL.toMillis());
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+        }
+      };
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "DOWN while renewals lag past the threshold (a stalled watchdog), UP again a window later")
+  void downWhileRenewalsLag() {
+    app =
+        new SpringApplicationBuilder(LockedApp.class, StalledRenewals.class)
+            .properties(
+                Map.of(
+                    "locksmith.uri", SharedRedis.uri(),
+                    "locksmith.health.renewal-lag-threshold", "0.2",
+                    "locksmith.health.renewal-lag-window", "2s"))
+            .run();
+    HealthIndicator health = app.getBean("locksmithHealthIndicator", HealthIndicator.class);
+    assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+    // Due at a third of 3 s; the first renewal's thread then stalls 2 s, so the next one is sent
+    // about a second (a third of the lease) late: past 0.2.
+    Lease lease =
+        app.getBean(LockClient.class)
+            .lock("lagging")
+            .withLeaseTime(Duration.ofSeconds(3))
+            .tryAcquire()
+            .orElseThrow();
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> health.health().getStatus().equals(Status.DOWN));
+    assertThat((String) health.health().getDetails().get("reason"))
+        .contains("renewals lag", "lock 'lagging'", "threshold of 0.20");
+    assertThat((Double) health.health().getDetails().get("renewalLag")).isGreaterThan(0.2);
+    lease.release();
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> health.health().getStatus().equals(Status.UP));
   }
 }

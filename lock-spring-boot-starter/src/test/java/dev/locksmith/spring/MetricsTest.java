@@ -11,7 +11,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.actuate.metrics.MetricsEndpoint;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -25,6 +28,7 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(classes = LockedApp.class)
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MetricsTest {
 
   @DynamicPropertySource
@@ -41,11 +45,16 @@ class MetricsTest {
     return t == null ? 0 : t.count();
   }
 
+  private double lost(String kind) {
+    return registry.get("locksmith.lost").tag("kind", kind).counter().count();
+  }
+
   private double held() {
     return registry.get("locksmith.held").gauge().value();
   }
 
   @Test
+  @Order(1) // counts from a fresh context
   @DisplayName("acquire outcomes, held leases, renewals and losses are counted as they happen")
   void knownSequence() throws Exception {
     Lease first = client.lock("metrics:a").tryAcquire().orElseThrow(); // acquired
@@ -78,9 +87,8 @@ class MetricsTest {
     assertThat(held()).isEqualTo(1);
 
     SharedRedis.dropEverything(); // the store forgets metrics:b
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(() -> registry.get("locksmith.lost").counter().count() == 1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> lost("not_held") == 1);
+    assertThat(lost("expired") + lost("renewal_failed") + lost("session_lost")).isZero();
     assertThat(registry.get("locksmith.renewal").tag("outcome", "lost").timer().count())
         .isEqualTo(1);
     assertThat(held()).isZero();
@@ -116,5 +124,50 @@ class MetricsTest {
                 .timer()
                 .count())
         .isEqualTo(1);
+  }
+
+  @Test
+  @DisplayName(
+      "operator meters: renewal lag and release margin as fractions of the lease, waiters now"
+          + " (also per name), and the wait until the hand-off")
+  void operatorMeters() throws Exception {
+    Lease renewed =
+        client.lock("metrics:lag").withLeaseTime(Duration.ofMillis(600)).tryAcquire().orElseThrow();
+    long lagsBefore = registry.get("locksmith.renewal.lag").summary().count();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> registry.get("locksmith.renewal.lag").summary().count() >= lagsBefore + 2);
+    // Due at a third of the lease; even a starved watchdog here sends them before it runs out.
+    assertThat(registry.get("locksmith.renewal.lag").summary().max()).isBetween(0.0, 2.0 / 3);
+    long marginsBefore = registry.get("locksmith.release.margin").summary().count();
+    renewed.release();
+    assertThat(registry.get("locksmith.release.margin").summary().count())
+        .isEqualTo(marginsBefore + 1);
+    assertThat(registry.get("locksmith.release.margin").summary().max()).isBetween(0.0, 1.0);
+
+    Lease holder = client.lock("metrics:queue").tryAcquire().orElseThrow();
+    java.util.concurrent.CompletableFuture<Long> waiter =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> {
+              try (Lease l = client.lock("metrics:queue").acquire(Duration.ofSeconds(30))) {
+                return l.fencingToken();
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> registry.get("locksmith.waiters").gauge().value() == 1);
+    assertThat(
+            registry.get("locksmith.waiters.by.name").tag("lock", "metrics:queue").gauge().value())
+        .isEqualTo(1);
+    Thread.sleep(50); // part of the wait the hand-off time must include
+    holder.release();
+    assertThat(waiter.get(30, java.util.concurrent.TimeUnit.SECONDS))
+        .isGreaterThan(holder.fencingToken());
+    Timer handOff = registry.get("locksmith.wait").tag("outcome", "acquired").timer();
+    assertThat(handOff.count()).isEqualTo(1);
+    assertThat(handOff.max(java.util.concurrent.TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(50);
+    assertThat(registry.get("locksmith.waiters").gauge().value()).isZero();
   }
 }

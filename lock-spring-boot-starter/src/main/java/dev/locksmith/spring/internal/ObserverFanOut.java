@@ -4,6 +4,7 @@ import dev.locksmith.Lease;
 import dev.locksmith.LeaseLostException;
 import dev.locksmith.LockObserver;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -44,5 +45,48 @@ public final class ObserverFanOut implements LockObserver {
   @Override
   public void leaseEnded(String store, Lease lease) {
     observers.forEach(o -> o.leaseEnded(store, lease));
+  }
+
+  @Override
+  public Span started(Operation operation, String store, String lockName) {
+    List<Span> spans = new ArrayList<>(observers.size());
+    for (LockObserver o : observers) {
+      Span span = o.started(operation, store, lockName);
+      if (span != Span.NONE) {
+        spans.add(span);
+      }
+    }
+    if (spans.isEmpty()) {
+      return Span.NONE;
+    }
+    // Ended in reverse, as scopes opened in this order must close.
+    return outcome -> {
+      for (int i = spans.size() - 1; i >= 0; i--) {
+        spans.get(i).ended(outcome);
+      }
+    };
+  }
+
+  @Override
+  public void waitStarted(String store, String lockName) {
+    observers.forEach(o -> o.waitStarted(store, lockName));
+  }
+
+  @Override
+  public void waitEnded(String store, String lockName, AcquireOutcome outcome, Duration waited) {
+    for (int i = observers.size() - 1; i >= 0; i--) {
+      observers.get(i).waitEnded(store, lockName, outcome, waited);
+    }
+  }
+
+  @Override
+  public void renewalDue(String store, String lockName, Duration late, Duration leaseTime) {
+    observers.forEach(o -> o.renewalDue(store, lockName, late, leaseTime));
+  }
+
+  @Override
+  public void releasedWithMargin(
+      String store, String lockName, Duration remaining, Duration leaseTime) {
+    observers.forEach(o -> o.releasedWithMargin(store, lockName, remaining, leaseTime));
   }
 }
