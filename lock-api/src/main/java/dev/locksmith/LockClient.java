@@ -4,6 +4,7 @@ import dev.locksmith.internal.EngineClient;
 import dev.locksmith.internal.ProviderRegistry;
 import dev.locksmith.spi.LockStore;
 import java.net.URI;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Objects;
 import java.util.Set;
@@ -118,6 +119,14 @@ public interface LockClient extends AutoCloseable {
 
   /** What this store can promise beyond the core contract. */
   Set<Capability> capabilities();
+
+  /**
+   * The shortest lease this store can hold (memcached and etcd: a second or more; most stores: a
+   * millisecond). {@link DistributedLock#withLeaseTime} and the options refuse shorter leases with
+   * {@link IllegalArgumentException}; a bridge whose callers ask for shorter holds (ShedLock's
+   * {@code lockAtMostFor}) takes this lease and ends the hold itself.
+   */
+  Duration minimumLease();
 
   /** The options in force: defaults, overridden by the URI and by the options passed to open. */
   LockOptions options();

@@ -160,6 +160,11 @@ public final class EngineClient implements LockClient {
   }
 
   @Override
+  public Duration minimumLease() {
+    return timing.minimumLease();
+  }
+
+  @Override
   public LockOptions options() {
     return options;
   }

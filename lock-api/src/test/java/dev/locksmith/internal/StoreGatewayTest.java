@@ -146,4 +146,17 @@ class StoreGatewayTest {
     assertThat(store.acquiredWith).containsExactly(Duration.ofSeconds(2));
     assertThat(store.extendedTo).containsExactly(Duration.ofSeconds(3), Duration.ofSeconds(4));
   }
+
+  @Test
+  @DisplayName("the client reports its store's shortest lease, the one withLeaseTime enforces")
+  void minimumLeaseIsReported() {
+    TimedStore store =
+        new TimedStore(new StoreTiming(Duration.ofSeconds(2), Duration.ofSeconds(1)));
+    EngineClient client = open(store);
+    assertThat(client.minimumLease()).isEqualTo(Duration.ofSeconds(2));
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> client.lock("short").withLeaseTime(Duration.ofMillis(1_999)))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(client.lock("long").withLeaseTime(Duration.ofSeconds(2))).isNotNull();
+  }
 }

@@ -168,10 +168,7 @@ public final class LocksmithLockProvider implements ExtensibleLockProvider, Auto
     long start = System.nanoTime();
     Optional<Lease> lease;
     try {
-      lease =
-          lock.withLeaseTime(shortest.storeLeaseFor(lock, atMost))
-              .withAutoRenew(false)
-              .tryAcquire();
+      lease = lock.withLeaseTime(shortest.storeLeaseFor(atMost)).withAutoRenew(false).tryAcquire();
     } catch (LockStoreException e) {
       throw new LockException(
           "could not lock ShedLock lock '" + lock.name() + "': " + e.getMessage(), e);

@@ -121,7 +121,7 @@ public final class Hold {
       return false;
     }
     try {
-      lease.extend(shortest.storeLeaseFor(lock, lockAtMostFor));
+      lease.extend(shortest.storeLeaseFor(lockAtMostFor));
     } catch (LeaseLostException e) {
       lose(e);
       return false;
@@ -160,7 +160,7 @@ public final class Hold {
       release();
       return;
     }
-    if (!shortest.accepts(lock, Duration.ofNanos(keepNanos))) {
+    if (!shortest.accepts(Duration.ofNanos(keepNanos))) {
       // The store cannot keep it for so short a time (its expiry would end much later): this
       // provider releases it at the deadline; if this process dies first, the store lease, which
       // lasts to lockAtMostFor at least, frees it later, never sooner.

@@ -35,9 +35,10 @@ import org.jspecify.annotations.Nullable;
  * what only the store can judge (its minimum lease, whether it has {@link Capability#REENTRANCY}
  * for {@link DistributedLock#withOwner}) is checked at the lock's first use after the store
  * answers. What depends on the store's capabilities ({@link #readWriteLock}, {@link #lockAll},
- * {@link #capabilities()}) and a lock's thread view ({@link DistributedLock#asLock()}) fail at once
- * with the same {@link LockStoreException} until then. After {@link #close()} no attempt is made
- * any more and every call throws {@link IllegalStateException}.
+ * {@link #capabilities()}, {@link #minimumLease()}) and a lock's thread view ({@link
+ * DistributedLock#asLock()}) fail at once with the same {@link LockStoreException} until then.
+ * After {@link #close()} no attempt is made any more and every call throws {@link
+ * IllegalStateException}.
  */
 final class DeferredLockClient implements LockClient {
 
@@ -181,6 +182,11 @@ final class DeferredLockClient implements LockClient {
   @Override
   public Set<Capability> capabilities() {
     return open().capabilities();
+  }
+
+  @Override
+  public Duration minimumLease() {
+    return open().minimumLease();
   }
 
   @Override
