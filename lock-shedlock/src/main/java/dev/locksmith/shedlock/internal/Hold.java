@@ -169,24 +169,9 @@ public final class Hold {
       return;
     }
     timers.forget(this);
-    try {
-      // Measured from the engine's acquire, which is later than acquireStartNanos: held at least
-      // until atLeastDeadline.
-      lease.releaseHeldAtLeast(Duration.ofNanos(atLeastDeadline - acquireStartNanos));
-    } catch (LeaseLostException e) {
-      log.warn(
-          "ShedLock lock '{}' was lost before its unlock ({}): the job was not protected to the"
-              + " end",
-          storeName(),
-          e.reason());
-    } catch (LockStoreException e) {
-      throw new LockException(
-          "could not unlock ShedLock lock '"
-              + storeName()
-              + "' (it frees itself when its lease ends): "
-              + e.getMessage(),
-          e);
-    }
+    // Measured from the engine's acquire, which is later than acquireStartNanos: held at least
+    // until atLeastDeadline.
+    endWith(() -> lease.releaseHeldAtLeast(Duration.ofNanos(atLeastDeadline - acquireStartNanos)));
   }
 
   /** The timer thread's entry: does what is due, or waits again if woken early. */
@@ -296,8 +281,15 @@ public final class Hold {
   }
 
   private void release() {
+    endWith(lease::release);
+  }
+
+  /**
+   * Ends the hold with {@code end}: a loss is logged (the job ran unprotected), a failure thrown.
+   */
+  private void endWith(Runnable end) {
     try {
-      lease.release();
+      end.run();
     } catch (LeaseLostException e) {
       log.warn(
           "ShedLock lock '{}' was lost before its unlock ({}): the job was not protected to the"
