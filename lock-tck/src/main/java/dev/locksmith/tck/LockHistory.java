@@ -55,13 +55,20 @@ public final class LockHistory {
   private final ConcurrentLinkedQueue<Event> events = new ConcurrentLinkedQueue<>();
   private final AtomicLong holders = new AtomicLong();
 
-  /** Records that an exclusive hold on {@code lock} with {@code token} began now. */
+  /** Records that an exclusive (or write) hold on {@code lock} with {@code token} began now. */
   public Hold acquired(String lock, long token) {
-    return acquired(lock, false, token);
+    return record(lock, false, token);
   }
 
-  /** Records that a hold (shared for read holds) on {@code lock} with {@code token} began now. */
-  public Hold acquired(String lock, boolean shared, long token) {
+  /**
+   * Records that a read hold on {@code lock} with {@code token} began now: it may overlap other
+   * read holds, never an exclusive one.
+   */
+  public Hold acquiredShared(String lock, long token) {
+    return record(lock, true, token);
+  }
+
+  private Hold record(String lock, boolean shared, long token) {
     String holder = "h" + holders.incrementAndGet();
     Hold hold = new Hold(lock, holder, shared, token);
     record(new Event(Kind.ACQUIRED, lock, holder, shared, token, System.nanoTime()));

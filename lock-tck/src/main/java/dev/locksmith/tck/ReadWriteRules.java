@@ -84,7 +84,7 @@ public interface ReadWriteRules extends KitTest {
                   if (r.isEmpty()) {
                     continue;
                   }
-                  LockHistory.Hold h = history.acquired(name, true, LockHistory.NO_TOKEN);
+                  LockHistory.Hold h = history.acquiredShared(name, LockHistory.NO_TOKEN);
                   reading.incrementAndGet();
                   Thread.sleep(150);
                   reading.decrementAndGet();
@@ -102,7 +102,7 @@ public interface ReadWriteRules extends KitTest {
       write = rw(w, name).writeLock().tryAcquire(bound);
       write.ifPresent(
           l -> {
-            LockHistory.Hold h = history.acquired(name, false, LockHistory.NO_TOKEN);
+            LockHistory.Hold h = history.acquired(name, LockHistory.NO_TOKEN);
             h.released();
           });
     } finally {
@@ -172,7 +172,8 @@ public interface ReadWriteRules extends KitTest {
                   Lease l =
                       (writer ? lock.writeLock() : lock.readLock()).acquire(Duration.ofSeconds(60));
                   long token = writer ? Kit.tokenOf(c, l) : LockHistory.NO_TOKEN;
-                  LockHistory.Hold h = history.acquired(name, !writer, token);
+                  LockHistory.Hold h =
+                      writer ? history.acquired(name, token) : history.acquiredShared(name, token);
                   Thread.sleep(2);
                   h.released();
                   l.release();

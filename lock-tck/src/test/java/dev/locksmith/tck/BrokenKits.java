@@ -75,7 +75,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 
 /**
  * The contract classes that run the kit against each broken store of {@code tck.broken} (and the
@@ -135,7 +134,7 @@ final class BrokenKits {
     @Override
     protected final Optional<StoreFaults> faults() {
       KeyValueSpace space = space();
-      return Optional.of(new OutageFaults(space::outage, space::restart));
+      return Optional.of(new OutageFaults(space::startOutage, space::endOutage, space::restart));
     }
 
     @Override
@@ -270,7 +269,7 @@ final class BrokenKits {
     @Override
     protected final Optional<StoreFaults> faults() {
       LockTable table = table();
-      return Optional.of(new OutageFaults(table::outage, table::restart));
+      return Optional.of(new OutageFaults(table::startOutage, table::endOutage, table::restart));
     }
 
     @Override
@@ -304,33 +303,35 @@ final class BrokenKits {
 
   /** Pause is an outage; kill is an outage plus a restart of the space (losing what it loses). */
   static final class OutageFaults implements StoreFaults {
-    private final Consumer<Boolean> outage;
+    private final Runnable startOutage;
+    private final Runnable endOutage;
     private final Runnable restart;
 
-    OutageFaults(Consumer<Boolean> outage, Runnable restart) {
-      this.outage = outage;
+    OutageFaults(Runnable startOutage, Runnable endOutage, Runnable restart) {
+      this.startOutage = startOutage;
+      this.endOutage = endOutage;
       this.restart = restart;
     }
 
     @Override
     public void pause() {
-      outage.accept(true);
+      startOutage.run();
     }
 
     @Override
     public void resume() {
-      outage.accept(false);
+      endOutage.run();
     }
 
     @Override
     public void kill() {
-      outage.accept(true);
+      startOutage.run();
       restart.run();
     }
 
     @Override
     public void restart() {
-      outage.accept(false);
+      endOutage.run();
     }
   }
 

@@ -49,7 +49,7 @@ public abstract class KeyValueLockStore implements LockStore {
     String owner = space.get(keyOf(key));
     return owner == null
         ? LockState.FREE
-        : new LockState(true, owner, 1, space.ttl(keyOf(key)).orElse(null));
+        : LockState.heldBy(owner, 1, space.ttl(keyOf(key)).orElse(null));
   }
 
   /** The key of {@code key} in the space; fails for modes the broken stores do not have. */

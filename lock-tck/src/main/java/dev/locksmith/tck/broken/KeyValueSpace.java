@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * System#nanoTime()}).
  *
  * <p>It also stands in for a server that fails, so that the kit's fault rules run against the
- * broken stores too: {@link #outage(boolean)} makes every command throw {@link LockStoreException}
+ * broken stores too: {@link #startOutage()} makes every command throw {@link LockStoreException}
  * (time runs on, so keys expire meanwhile), and {@link #restart()} drops every key, as a Redis
  * without persistence does.
  */
@@ -38,9 +38,14 @@ public final class KeyValueSpace {
     }
   }
 
-  /** Makes every command fail with {@link LockStoreException} (true) or work again (false). */
-  public void outage(boolean down) {
-    this.unavailable = down;
+  /** Makes every command fail with {@link LockStoreException} until {@link #endOutage()}. */
+  public void startOutage() {
+    this.unavailable = true;
+  }
+
+  /** Makes commands work again after {@link #startOutage()}. */
+  public void endOutage() {
+    this.unavailable = false;
   }
 
   /** Drops every key, as a restart of a server without persistence does. */

@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * #transaction}, which is atomic; time is the database's clock ({@link System#nanoTime()}), never a
  * client's.
  *
- * <p>It also stands in for a database that fails: {@link #outage(boolean)} makes every transaction
+ * <p>It also stands in for a database that fails: {@link #startOutage()} makes every transaction
  * throw {@link LockStoreException} (time runs on), and {@link #restart()} loses every table of an
  * {@linkplain #inMemory() in-memory} database and nothing of a {@linkplain #durable() durable} one.
  * (An operator's {@code DELETE} is {@link TableLockStore#deleteHolds}, which knows the store's
@@ -74,18 +74,24 @@ public final class LockTable {
   public static final java.time.Duration CLEANUP_DELAY =
       java.time.Duration.ofNanos(SWEEP_INTERVAL_NANOS + SWEEP_GRACE_NANOS);
 
-  private LockTable(boolean durable) {
-    this.durable = durable;
+  /** Whether a restart keeps the tables. */
+  private enum Durability {
+    DURABLE,
+    IN_MEMORY
+  }
+
+  private LockTable(Durability durability) {
+    this.durable = durability == Durability.DURABLE;
   }
 
   /** A database whose tables survive a restart (PostgreSQL, a file-backed H2). */
   public static LockTable durable() {
-    return new LockTable(true);
+    return new LockTable(Durability.DURABLE);
   }
 
   /** A database that loses every table on restart (an in-memory H2). */
   public static LockTable inMemory() {
-    return new LockTable(false);
+    return new LockTable(Durability.IN_MEMORY);
   }
 
   /** Whether the tables survive {@link #restart()}. */
@@ -93,9 +99,14 @@ public final class LockTable {
     return durable;
   }
 
-  /** Makes every transaction fail with {@link LockStoreException} (true) or work again (false). */
-  public void outage(boolean down) {
-    this.unavailable = down;
+  /** Makes every transaction fail with {@link LockStoreException} until {@link #endOutage()}. */
+  public void startOutage() {
+    this.unavailable = true;
+  }
+
+  /** Makes transactions work again after {@link #startOutage()}. */
+  public void endOutage() {
+    this.unavailable = false;
   }
 
   /** Restarts the database: an in-memory one loses every row, a durable one nothing. */

@@ -41,7 +41,7 @@ public final class ReadIgnoresExpiryLockStore extends TableLockStore {
                 true, row.owner, row.holds, Duration.ofNanos(Math.max(0, row.expiresAt - now)));
           }
           int readers = key.mode() == LockMode.EXCLUSIVE ? 0 : table.readers(key.name()).size();
-          return readers == 0 ? LockState.FREE : new LockState(true, null, readers, null);
+          return readers == 0 ? LockState.FREE : LockState.heldByReaders(readers);
         });
   }
 }

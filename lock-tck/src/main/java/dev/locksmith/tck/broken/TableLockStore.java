@@ -142,9 +142,7 @@ public class TableLockStore implements LockStore {
             return stateOf(writer, now);
           }
           Map<String, ReaderRow> readers = liveReaders(key.name(), now);
-          return readers.isEmpty()
-              ? LockState.FREE
-              : new LockState(true, null, readers.size(), null);
+          return readers.isEmpty() ? LockState.FREE : LockState.heldByReaders(readers.size());
         });
   }
 
@@ -319,7 +317,9 @@ public class TableLockStore implements LockStore {
   }
 
   static LockState stateOf(LockRow row, long now) {
-    return new LockState(true, row.owner, row.holds, Duration.ofNanos(row.expiresAt - now));
+    // Only for live rows (isHeld), whose owner is set.
+    return LockState.heldBy(
+        Objects.requireNonNull(row.owner), row.holds, Duration.ofNanos(row.expiresAt - now));
   }
 
   /** Throws once the connection is closed, as a networked store would. */
