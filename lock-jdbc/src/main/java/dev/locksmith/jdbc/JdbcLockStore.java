@@ -324,13 +324,14 @@ public final class JdbcLockStore implements LockStore {
         s -> {
           LockRow row = s.queryFirst(sql.selectRow, LockRow.MAPPER, name, kind(key));
           if (row != null && row.live()) {
-            return new LockState(true, row.owner(), row.holds(), row.remaining());
+            return LockState.heldBy(
+                Objects.requireNonNull(row.owner()), row.holds(), row.remaining());
           }
           if (key.mode() == LockMode.EXCLUSIVE) {
             return LockState.FREE;
           }
           long readers = count(s, sql.countReaders, name);
-          return readers > 0 ? new LockState(true, null, (int) readers, null) : LockState.FREE;
+          return readers > 0 ? LockState.heldByReaders((int) readers) : LockState.FREE;
         });
   }
 
