@@ -8,8 +8,9 @@ package dev.locksmith;
  * {@link LockStoreException} (the store failed), {@link LockTimeoutException} (the wait ran out),
  * {@link LeaseLostException} (a held lease ended before it was released), {@link
  * UnsupportedCapabilityException} (the store cannot do that) and {@link
- * UnsupportedLockUriException} (no provider for that URI). Bad arguments are reported with the
- * JDK's {@link IllegalArgumentException} and {@link NullPointerException}, not with this type.
+ * UnsupportedLockUriException} (no provider for that URI) and {@link StaleTokenException} (a
+ * token-checked resource refused a stale write). Bad arguments are reported with the JDK's {@link
+ * IllegalArgumentException} and {@link NullPointerException}, not with this type.
  */
 public class LockException extends RuntimeException {
   private static final long serialVersionUID = 1L;
