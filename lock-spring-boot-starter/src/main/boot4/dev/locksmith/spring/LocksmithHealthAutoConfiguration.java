@@ -2,15 +2,16 @@ package dev.locksmith.spring;
 
 import dev.locksmith.LockClient;
 import dev.locksmith.spring.internal.LockStoreHealthIndicator;
+import dev.locksmith.spring.internal.LockStoreProbe;
 import dev.locksmith.spring.internal.RenewalLagWindow;
 import dev.locksmith.spring.internal.StoreOutage;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
-import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -23,6 +24,10 @@ import org.springframework.context.annotation.Bean;
  * locksmith.health.renewal-lag-threshold} of its lease after it was due (starved threads, long GC
  * pauses or a slow store, which lose locks silently at the next pause). Turn it off with {@code
  * management.health.locksmith.enabled=false}.
+ *
+ * <p>This is the Spring Boot 4 class (Boot 4's health types live in {@code spring-boot-health});
+ * {@code lock-spring-boot3-starter} has the same class for Boot 3.5. Both report what {@link
+ * LockStoreProbe} finds.
  */
 @AutoConfiguration(after = LocksmithAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
@@ -44,11 +49,6 @@ public class LocksmithHealthAutoConfiguration {
       ObjectProvider<StoreOutage> outage,
       RenewalLagWindow renewalLag) {
     return new LockStoreHealthIndicator(
-        client,
-        outage.getIfAvailable(() -> new StoreOutage("the application's LockClient")),
-        properties.getHealth().getProbeLock(),
-        properties.getHealth().getTimeout(),
-        renewalLag,
-        properties.getHealth().getRenewalLagThreshold());
+        LockStoreProbe.of(client, properties, outage.getIfAvailable(), renewalLag));
   }
 }

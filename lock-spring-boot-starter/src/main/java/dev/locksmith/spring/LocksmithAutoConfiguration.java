@@ -8,6 +8,7 @@ import dev.locksmith.spring.internal.ClientStartup;
 import dev.locksmith.spring.internal.JdbcStores;
 import dev.locksmith.spring.internal.LockedMethodAdvisor;
 import dev.locksmith.spring.internal.ObserverFanOut;
+import dev.locksmith.spring.internal.SpringDataRedisServer;
 import dev.locksmith.spring.internal.SpringDataRedisUri;
 import dev.locksmith.spring.internal.StartupFailure;
 import dev.locksmith.spring.internal.StoreModules;
@@ -26,7 +27,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
-import org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -65,6 +65,9 @@ import org.springframework.core.type.AnnotationMetadata;
  */
 @AutoConfiguration(
     afterName = {
+      // Spring Boot 4, then 3.5: a name that is not on the class path is ignored.
+      "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+      "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
       "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
       "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"
     })
@@ -94,9 +97,7 @@ public class LocksmithAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   StoreOutage locksmithStoreOutage(
-      LocksmithProperties properties,
-      ObjectProvider<DataSource> dataSources,
-      ObjectProvider<RedisConnectionDetails> redis) {
+      LocksmithProperties properties, ObjectProvider<DataSource> dataSources, BeanFactory beans) {
     String store;
     if (properties.getUri() == null) {
       store =
@@ -105,7 +106,7 @@ public class LocksmithAutoConfiguration {
               : "the application's LockClient";
     } else {
       try {
-        store = SpringDataRedisUri.redact(storeUri(properties, redis));
+        store = SpringDataRedisUri.redact(storeUri(properties, beans));
       } catch (StartupFailure e) {
         store = properties.getUri(); // the client's bean reports it
       }
@@ -118,24 +119,24 @@ public class LocksmithAutoConfiguration {
    *
    * @throws StartupFailure if it says {@code spring-data-redis} but that is not configured
    */
-  private static String storeUri(
-      LocksmithProperties properties, ObjectProvider<RedisConnectionDetails> redis) {
+  private static String storeUri(LocksmithProperties properties, BeanFactory beans) {
     String uri = Objects.requireNonNull(properties.getUri());
     if (!uri.equals(LocksmithProperties.SPRING_DATA_REDIS)) {
       return uri;
     }
-    RedisConnectionDetails details = redis.getIfAvailable();
-    if (details == null) {
+    String server;
+    try {
+      server = SpringDataRedisServer.uri(beans);
+    } catch (IllegalArgumentException e) {
+      throw new StartupFailure(e.getMessage(), e);
+    }
+    if (server == null) {
       throw new StartupFailure(
           "locksmith.uri=spring-data-redis, but Spring Data Redis is not configured: add"
               + " spring-boot-starter-data-redis and spring.data.redis.*, or give"
               + " locksmith.uri=redis://host:port");
     }
-    try {
-      return SpringDataRedisUri.of(details);
-    } catch (IllegalArgumentException e) {
-      throw new StartupFailure(e.getMessage(), e);
-    }
+    return server;
   }
 
   /** The client from {@code locksmith.uri}, unless the application has its own. */
@@ -147,10 +148,10 @@ public class LocksmithAutoConfiguration {
     @Bean(destroyMethod = "close")
     LockClient lockClient(
         LocksmithProperties properties,
-        ObjectProvider<RedisConnectionDetails> redis,
+        BeanFactory beans,
         ObjectProvider<LockObserver> observers,
         StoreOutage outage) {
-      String uri = storeUri(properties, redis);
+      String uri = storeUri(properties, beans);
       String store = SpringDataRedisUri.redact(uri);
       LockOptions options = options(properties, observers);
       return ClientStartup.open(

@@ -20,6 +20,9 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(
     before = LocksmithAutoConfiguration.class,
     afterName = {
+      // Spring Boot 4, then 3.5: a name that is not on the class path is ignored.
+      "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+      "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
       "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
       "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration"
     })

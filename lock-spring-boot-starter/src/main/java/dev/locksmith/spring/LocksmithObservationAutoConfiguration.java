@@ -18,8 +18,11 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(
     before = LocksmithAutoConfiguration.class,
-    afterName =
-        "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration")
+    afterName = {
+      // Spring Boot 4, then 3.5: a name that is not on the class path is ignored.
+      "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
+      "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration"
+    })
 @ConditionalOnBean(ObservationRegistry.class)
 @ConditionalOnProperty(
     prefix = "locksmith.observations",

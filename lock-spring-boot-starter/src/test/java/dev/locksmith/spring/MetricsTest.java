@@ -16,7 +16,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.actuate.metrics.MetricsEndpoint;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -107,7 +106,7 @@ class MetricsTest {
   void listedAndObserved() {
     work.contextName();
     work.skipOptional("observed");
-    assertThat(new MetricsEndpoint(registry).listNames().getNames())
+    assertThat(BootLine.meterNames(registry))
         .contains("locksmith.acquire", "locksmith.held", "locksmith.lost", "locksmith.locked");
     Timer locked =
         registry

@@ -21,8 +21,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
-import org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration;
 import org.springframework.boot.json.JsonParserFactory;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -129,7 +127,7 @@ class StarterConfigurationTest {
   @DisplayName("without locksmith.uri, the application's single DataSource gets the lock table")
   void dataSourceStore() {
     runner
-        .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
+        .withConfiguration(AutoConfigurations.of(BootLine.DATA_SOURCE))
         .withPropertyValues(
             "spring.datasource.url=jdbc:h2:mem:starter-ds;DB_CLOSE_DELAY=-1",
             "locksmith.key-prefix=app/")
@@ -151,7 +149,7 @@ class StarterConfigurationTest {
   @DisplayName("locksmith.uri wins over the application's DataSource")
   void uriWinsOverDataSource() {
     runner
-        .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
+        .withConfiguration(AutoConfigurations.of(BootLine.DATA_SOURCE))
         .withPropertyValues(
             "spring.datasource.url=jdbc:h2:mem:starter-both;DB_CLOSE_DELAY=-1",
             "locksmith.uri=" + SharedRedis.uri(),
@@ -172,7 +170,7 @@ class StarterConfigurationTest {
   @DisplayName("without lock-jdbc on the class path, a DataSource is not a store")
   void dataSourceWithoutLockJdbc() {
     runner
-        .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class))
+        .withConfiguration(AutoConfigurations.of(BootLine.DATA_SOURCE))
         .withClassLoader(new FilteredClassLoader(JdbcLockStore.class))
         .withPropertyValues("spring.datasource.url=jdbc:h2:mem:starter-no-jdbc;DB_CLOSE_DELAY=-1")
         .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(LockClient.class));
@@ -217,7 +215,7 @@ class StarterConfigurationTest {
   void springDataRedis() {
     ApplicationContextRunner withRedis =
         runner
-            .withConfiguration(AutoConfigurations.of(RedisAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(BootLine.SPRING_DATA_REDIS))
             .withPropertyValues(
                 "spring.data.redis.host=127.0.0.1",
                 "spring.data.redis.port=" + SharedRedis.server().port());
@@ -308,7 +306,11 @@ class StarterConfigurationTest {
             "locksmith.on-lost",
             "locksmith.startup",
             "locksmith.health.probe-lock",
-            "locksmith.health.timeout");
+            "locksmith.health.timeout",
+            "locksmith.health.renewal-lag-threshold",
+            "locksmith.health.renewal-lag-window",
+            "locksmith.metrics.named-waiters",
+            "locksmith.observations.enabled");
     Map<String, Object> startup =
         properties.stream()
             .filter(p -> "locksmith.startup".equals(p.get("name")))

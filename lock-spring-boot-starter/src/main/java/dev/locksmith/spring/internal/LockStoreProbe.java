@@ -2,8 +2,11 @@ package dev.locksmith.spring.internal;
 
 import dev.locksmith.LockClient;
 import dev.locksmith.LockStoreException;
+import dev.locksmith.spring.LocksmithProperties;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -11,14 +14,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.springframework.beans.factory.DisposableBean;
-import org.springframework.boot.actuate.health.Health;
-import org.springframework.boot.actuate.health.HealthIndicator;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The {@code locksmith} health indicator: UP when the store answers a read of a probe lock within
- * the timeout, DOWN with the store and the reason otherwise (and {@code since}, the start of the
- * outage).
+ * The check behind the {@code locksmith} health indicator, on either Spring Boot line: UP when the
+ * store answers a read of a probe lock within the timeout, DOWN with the store and the reason
+ * otherwise (and {@code since}, the start of the outage). {@link LockStoreHealthIndicator} turns
+ * its {@link Answer} into the Actuator's {@code Health} of the application's Boot line.
  *
  * <p>It is DOWN too while the client's renewals lag past the threshold (see {@link
  * RenewalLagWindow}): the store answers, but the holder's leases are about to run out before their
@@ -30,7 +32,7 @@ import org.springframework.boot.actuate.health.HealthIndicator;
  * application's {@link StoreOutage}, like every locked call's, so an outage that only the health
  * check sees is logged too, once.
  */
-public final class LockStoreHealthIndicator implements HealthIndicator, DisposableBean {
+public final class LockStoreProbe implements AutoCloseable {
 
   private static final String CALL = "Health check";
 
@@ -49,10 +51,28 @@ public final class LockStoreHealthIndicator implements HealthIndicator, Disposab
           });
 
   /**
+   * The application's probe: {@code locksmith.health.*} from {@code properties}, and the
+   * application's outage log if it has one.
+   */
+  public static LockStoreProbe of(
+      LockClient client,
+      LocksmithProperties properties,
+      @Nullable StoreOutage outage,
+      RenewalLagWindow renewalLag) {
+    LocksmithProperties.Health health = properties.getHealth();
+    return new LockStoreProbe(
+        client,
+        outage != null ? outage : new StoreOutage("the application's LockClient"),
+        health.getProbeLock(),
+        health.getTimeout(),
+        renewalLag,
+        health.getRenewalLagThreshold());
+  }
+
+  /**
    * Checks {@code client}, whose store and outages {@code outage} tracks; renewal lag unchecked.
    */
-  public LockStoreHealthIndicator(
-      LockClient client, StoreOutage outage, String probeLock, Duration timeout) {
+  public LockStoreProbe(LockClient client, StoreOutage outage, String probeLock, Duration timeout) {
     this(client, outage, probeLock, timeout, new RenewalLagWindow(Duration.ofMinutes(1)), 1e9);
   }
 
@@ -60,7 +80,7 @@ public final class LockStoreHealthIndicator implements HealthIndicator, Disposab
    * Checks {@code client}, whose store and outages {@code outage} tracks, and reports DOWN while
    * {@code renewalLag} saw a renewal lag past {@code lagThreshold} (a fraction of the lease).
    */
-  public LockStoreHealthIndicator(
+  public LockStoreProbe(
       LockClient client,
       StoreOutage outage,
       String probeLock,
@@ -75,8 +95,17 @@ public final class LockStoreHealthIndicator implements HealthIndicator, Disposab
     this.lagThreshold = lagThreshold;
   }
 
-  @Override
-  public Health health() {
+  /**
+   * What the store's health is: UP or DOWN, with details in the order they are shown.
+   *
+   * @param up whether the store answered in time and renewals do not lag
+   * @param details {@code store}, and {@code reason}, {@code since} and {@code renewalLag} where
+   *     they apply
+   */
+  public record Answer(boolean up, Map<String, Object> details) {}
+
+  /** Reads the probe lock once, waiting at most the timeout; never throws. */
+  public Answer check() {
     long started = StoreOutage.now();
     Future<Boolean> read = reader.submit(() -> client.lock(probeLock).isLocked());
     try {
@@ -84,23 +113,24 @@ public final class LockStoreHealthIndicator implements HealthIndicator, Disposab
       outage.answered(started);
       Optional<RenewalLagWindow.Worst> lag = renewalLag.worst();
       if (lag.isPresent() && lag.get().fraction() > lagThreshold) {
-        return Health.down()
-            .withDetail("store", outage.store())
-            .withDetail(
-                "reason",
-                String.format(
-                    Locale.ROOT,
-                    "renewals lag: one was sent %.2f of its lease late (lock '%s'), past the"
-                        + " threshold of %.2f; locks will be lost at the next pause",
-                    lag.get().fraction(),
-                    lag.get().lockName(),
-                    lagThreshold))
-            .withDetail("renewalLag", lag.get().fraction())
-            .build();
+        Map<String, Object> down = new LinkedHashMap<>();
+        down.put("store", outage.store());
+        down.put(
+            "reason",
+            String.format(
+                Locale.ROOT,
+                "renewals lag: one was sent %.2f of its lease late (lock '%s'), past the"
+                    + " threshold of %.2f; locks will be lost at the next pause",
+                lag.get().fraction(),
+                lag.get().lockName(),
+                lagThreshold));
+        down.put("renewalLag", lag.get().fraction());
+        return new Answer(false, down);
       }
-      Health.Builder up = Health.up().withDetail("store", outage.store());
-      lag.ifPresent(w -> up.withDetail("renewalLag", w.fraction()));
-      return up.build();
+      Map<String, Object> up = new LinkedHashMap<>();
+      up.put("store", outage.store());
+      lag.ifPresent(w -> up.put("renewalLag", w.fraction()));
+      return new Answer(true, up);
     } catch (TimeoutException e) {
       read.cancel(true);
       String reason = "the store did not answer within " + timeout.toMillis() + " ms";
@@ -119,15 +149,17 @@ public final class LockStoreHealthIndicator implements HealthIndicator, Disposab
     }
   }
 
-  private Health down(String reason) {
-    Health.Builder down =
-        Health.down().withDetail("store", outage.store()).withDetail("reason", reason);
-    outage.downSince().ifPresent(since -> down.withDetail("since", since.toString()));
-    return down.build();
+  private Answer down(String reason) {
+    Map<String, Object> down = new LinkedHashMap<>();
+    down.put("store", outage.store());
+    down.put("reason", reason);
+    outage.downSince().ifPresent(since -> down.put("since", since.toString()));
+    return new Answer(false, down);
   }
 
+  /** Stops the probe's reader thread. */
   @Override
-  public void destroy() {
+  public void close() {
     reader.shutdownNow();
   }
 }

@@ -3,52 +3,48 @@ package dev.locksmith.spring.internal;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
-import org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails;
 
 /**
  * The Locksmith URI of the Redis server Spring Data Redis is configured for ({@code
- * locksmith.uri=spring-data-redis}), and the redaction of URIs for messages and health details.
+ * locksmith.uri=spring-data-redis}), built from what {@link SpringDataRedisServer} reads from the
+ * application's connection details, and the redaction of URIs for messages and health details.
  */
 public final class SpringDataRedisUri {
 
+  /** Why a server reached through one of Spring's SSL bundles is refused. */
+  static final String NO_SSL_BUNDLES =
+      "locksmith.uri=spring-data-redis does not take Spring's SSL bundles; give"
+          + " locksmith.uri=rediss://host:port instead";
+
   private SpringDataRedisUri() {}
 
-  /**
-   * {@code redis://…}, {@code redis-sentinel://…} or {@code redis-cluster://…} for {@code details}.
-   *
-   * @throws IllegalArgumentException if it uses an SSL bundle (give {@code rediss://} instead)
-   */
-  public static String of(RedisConnectionDetails details) {
-    String auth = auth(details.getUsername(), details.getPassword());
-    RedisConnectionDetails.Cluster cluster = details.getCluster();
-    if (cluster != null) {
-      return "redis-cluster://" + auth + nodes(cluster.getNodes());
-    }
-    RedisConnectionDetails.Sentinel sentinel = details.getSentinel();
-    if (sentinel != null) {
-      return "redis-sentinel://"
-          + auth
-          + nodes(sentinel.getNodes())
-          + "/"
-          + sentinel.getDatabase()
-          + "#"
-          + sentinel.getMaster();
-    }
-    RedisConnectionDetails.Standalone standalone = details.getStandalone();
-    if (standalone.getSslBundle() != null) {
-      throw new IllegalArgumentException(
-          "locksmith.uri=spring-data-redis does not take Spring's SSL bundles; give"
-              + " locksmith.uri=rediss://host:port instead");
-    }
-    return "redis://"
-        + auth
-        + standalone.getHost()
-        + ":"
-        + standalone.getPort()
+  /** {@code redis://[user:password@]host:port/database}. */
+  public static String standalone(
+      @Nullable String user, @Nullable String password, String host, int port, int database) {
+    return "redis://" + auth(user, password) + host + ":" + port + "/" + database;
+  }
+
+  /** {@code redis-sentinel://[user:password@]host:port,…/database#master}. */
+  public static String sentinel(
+      @Nullable String user,
+      @Nullable String password,
+      List<String> nodes,
+      int database,
+      String master) {
+    return "redis-sentinel://"
+        + auth(user, password)
+        + String.join(",", nodes)
         + "/"
-        + standalone.getDatabase();
+        + database
+        + "#"
+        + master;
+  }
+
+  /** {@code redis-cluster://[user:password@]host:port,…}. */
+  public static String cluster(
+      @Nullable String user, @Nullable String password, List<String> nodes) {
+    return "redis-cluster://" + auth(user, password) + String.join(",", nodes);
   }
 
   /** {@code uri} without user info, query or {@code ;options}, which may hold passwords. */
@@ -73,10 +69,6 @@ public final class SpringDataRedisUri {
       return "";
     }
     return (user != null ? encode(user) : "") + ":" + encode(password) + "@";
-  }
-
-  private static String nodes(List<RedisConnectionDetails.Node> nodes) {
-    return nodes.stream().map(n -> n.host() + ":" + n.port()).collect(Collectors.joining(","));
   }
 
   private static String encode(String s) {

@@ -19,7 +19,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -65,7 +64,9 @@ class TwoInstancesTest {
   }
 
   private String url(int instance, String path) {
-    int port = ((WebServerApplicationContext) instances.get(instance)).getWebServer().getPort();
+    // The port the server took, as Boot publishes it on both lines (the web server's own types
+    // moved packages in Boot 4).
+    String port = instances.get(instance).getEnvironment().getProperty("local.server.port");
     return "http://127.0.0.1:" + port + path;
   }
 
