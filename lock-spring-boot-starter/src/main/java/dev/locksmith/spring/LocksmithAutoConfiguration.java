@@ -4,6 +4,7 @@ import dev.locksmith.LockClient;
 import dev.locksmith.LockObserver;
 import dev.locksmith.LockOptions;
 import dev.locksmith.UnsupportedLockUriException;
+import dev.locksmith.spring.internal.BootVersionCheck;
 import dev.locksmith.spring.internal.ClientStartup;
 import dev.locksmith.spring.internal.JdbcStores;
 import dev.locksmith.spring.internal.LockedMethodAdvisor;
@@ -21,6 +22,7 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -78,6 +80,15 @@ import org.springframework.core.type.AnnotationMetadata;
   LocksmithAutoConfiguration.DataSourceStoreConfiguration.class
 })
 public class LocksmithAutoConfiguration {
+
+  /**
+   * Checks that the application runs the Spring Boot line this starter is built for.
+   *
+   * @throws StartupFailure if it runs the other one, naming the starter to use
+   */
+  public LocksmithAutoConfiguration() {
+    BootVersionCheck.verify(SpringBootVersion.getVersion());
+  }
 
   /** The advice of {@link Locked} methods; infrastructure, created before ordinary beans. */
   @Bean
