@@ -468,12 +468,11 @@ public final class JdbcLockStore implements LockStore {
   private Acquisition acquireExclusive(Statements s, String name, String owner, long lease) {
     return switch (db.dialect()) {
       case POSTGRESQL -> {
-        long[] taken = s.retrying(() -> s.queryLongs(sql.acquire, name, name, owner, lease));
+        long[] taken = s.queryLongs(sql.acquire, name, name, owner, lease);
         yield taken != null ? Acquisition.acquired(taken[0], (int) taken[1]) : Acquisition.busy();
       }
       case MARIADB -> {
-        LockRow after =
-            s.retrying(() -> s.queryLast(sql.acquire, LockRow.WRITTEN, name, name, owner, lease));
+        LockRow after = s.queryLast(sql.acquire, LockRow.WRITTEN, name, name, owner, lease);
         yield heldBy(owner, after);
       }
       case H2 -> acquireMerging(s, name, owner, lease);
@@ -499,18 +498,8 @@ public final class JdbcLockStore implements LockStore {
       LockRow written;
       try {
         written =
-            s.retrying(
-                () ->
-                    s.queryLast(
-                        sql.acquire,
-                        LockRow.WRITTEN,
-                        name,
-                        name,
-                        owner,
-                        owner,
-                        owner,
-                        owner,
-                        lease));
+            s.queryLast(
+                sql.acquire, LockRow.WRITTEN, name, name, owner, owner, owner, owner, lease);
       } catch (DuplicateKeyException e) {
         continue;
       }
@@ -532,7 +521,7 @@ public final class JdbcLockStore implements LockStore {
    * that already had a token (a re-entry) keeps it: the stamp finds no token-less row.
    */
   private Acquisition acquireStamping(Statements s, String name, String owner, long lease) {
-    int found = s.retrying(() -> s.update(sql.acquire, name, name, owner, lease));
+    int found = s.update(sql.acquire, name, name, owner, lease);
     if (found < 3) {
       return Acquisition.busy();
     }
