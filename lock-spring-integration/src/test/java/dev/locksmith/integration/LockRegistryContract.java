@@ -131,43 +131,35 @@ abstract class LockRegistryContract {
   @DisplayName("two threads of one registry exclude each other; the waiter gets it at unlock()")
   void twoThreadsOfOneRegistryExcludeEachOther() throws Exception {
     Lock lock = registryA.obtain(key);
-    lock.lock();
-    Future<?> waiter;
-    try {
-      assertThat(threads.submit(() -> lock.tryLock()).get()).isFalse();
-      waiter =
-          threads.submit(
-              () -> {
-                lock.lock();
-                lock.unlock();
-              });
-      assertThatThrownBy(() -> waiter.get(300, TimeUnit.MILLISECONDS))
-          .isInstanceOf(TimeoutException.class);
-    } finally {
-      lock.unlock();
-    }
-    waiter.get(10, TimeUnit.SECONDS);
+    excludesUntilUnlock(lock, lock);
   }
 
   @Test
   @DisplayName("two processes' registries exclude each other; the waiter gets it at unlock()")
   void twoRegistriesExcludeEachOther() throws Exception {
-    Lock lock = registryA.obtain(key);
-    lock.lock();
+    excludesUntilUnlock(registryA.obtain(key), registryB.obtain(key));
+  }
+
+  /**
+   * While this thread holds {@code held}, another thread's {@code contender} (the same lock, or the
+   * other registry's) is refused by {@code tryLock()} and kept waiting by {@code lock()}, which
+   * gets it once {@code held} is unlocked.
+   */
+  private void excludesUntilUnlock(Lock held, Lock contender) throws Exception {
+    held.lock();
     Future<?> waiter;
     try {
-      Lock other = registryB.obtain(key);
-      assertThat(threads.submit(() -> other.tryLock()).get()).isFalse();
+      assertThat(threads.submit(() -> contender.tryLock()).get()).isFalse();
       waiter =
           threads.submit(
               () -> {
-                other.lock();
-                other.unlock();
+                contender.lock();
+                contender.unlock();
               });
       assertThatThrownBy(() -> waiter.get(300, TimeUnit.MILLISECONDS))
           .isInstanceOf(TimeoutException.class);
     } finally {
-      lock.unlock();
+      held.unlock();
     }
     waiter.get(10, TimeUnit.SECONDS);
   }
