@@ -45,7 +45,7 @@ abstract class LockRegistryContract {
 
   private static final AtomicInteger KEYS = new AtomicInteger();
 
-  private RunningStore store;
+  RunningStore store;
   private LockClient processA;
   private LockClient processB;
   private ExecutorService threads;
@@ -66,9 +66,8 @@ abstract class LockRegistryContract {
     StoreFixture fixture = StoreFixture.named(fixtureName());
     Optional<String> unavailable = fixture.unavailableBecause();
     if (unavailable.isPresent()) {
-      // Reported as a skipped class with the reason (and how to install the store).
-      org.junit.jupiter.api.Assumptions.abort(
-          fixtureName() + " cannot run here: " + unavailable.get());
+      // Never a silent skip: the reason says how to install the store.
+      throw new IllegalStateException(fixtureName() + " cannot run here: " + unavailable.get());
     }
     store = fixture.start();
     processA = store.open(LockOptions.defaults());

@@ -1,6 +1,13 @@
 package dev.locksmith.integration;
 
-import org.junit.jupiter.api.Disabled;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locksmith.Capability;
+import dev.locksmith.LockClient;
+import dev.locksmith.LockOptions;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -11,11 +18,28 @@ class LockRegistryOnZooKeeperTest extends LockRegistryContract {
     return "zookeeper";
   }
 
+  /**
+   * ZooKeeper holds are bound to the client's session, not to a lease: what the other stores show
+   * as "expired without renewal, unlock() throws" is here "still held past its lease, unlock()
+   * works". A hold lost in the store is covered by the deleted-key tests, which run here too.
+   */
   @Override
   @Test
-  @Disabled(
-      "ZooKeeper holds are bound to the client's session, not to a lease: a hold never expires"
-          + " while its holder's session lives, so there is no expiry to wait for. A hold lost in"
-          + " the store is covered by the deleted-key tests, which run here.")
-  void unlockAfterTheLeaseExpiredThrows() {}
+  @DisplayName("a session-bound hold outlives its lease without renewal; unlock() then works")
+  void unlockAfterTheLeaseExpiredThrows() throws Exception {
+    Duration lease = store.shortLease();
+    try (LockClient noRenew =
+        store.open(LockOptions.builder().leaseTime(lease).autoRenew(false).build())) {
+      assertThat(noRenew.capabilities()).contains(Capability.SESSION_BOUND);
+      Lock lock = new LocksmithLockRegistry(noRenew).obtain(key);
+      lock.lock();
+      Lock other = registryB.obtain(key);
+      assertThat(other.tryLock(lease.plus(store.timingSlack()).toMillis(), TimeUnit.MILLISECONDS))
+          .as("taken by another process while the holder's session lives")
+          .isFalse();
+      lock.unlock();
+      assertThat(other.tryLock(10, TimeUnit.SECONDS)).isTrue();
+      other.unlock();
+    }
+  }
 }
